@@ -1,0 +1,119 @@
+"""Plain data passed between the detector, the geometry step and the app.
+
+Frozen, numpy-light dataclasses: the rules engine never sees these, only the card strings and
+row lists that `TableRead.to_table` produces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+Box = tuple[float, float, float, float]
+ROWS = ("head", "middle", "tail")
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One printed corner index found in a photo.
+
+    `box` is x1, y1, x2, y2 in pixels of the original (EXIF-rotated) image. `scores` holds the
+    per-class probabilities when the detector has them, so the geometry step can re-assign a card
+    under the deck's constraints instead of trusting the top class alone.
+
+    >>> d = Detection("As", (10.0, 20.0, 30.0, 50.0), 0.97)
+    >>> d.center
+    (20.0, 35.0)
+    """
+
+    card: str
+    box: Box
+    confidence: float
+    scores: np.ndarray | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def center(self) -> tuple[float, float]:
+        x1, y1, x2, y2 = self.box
+        return ((x1 + x2) / 2.0, (y1 + y2) / 2.0)
+
+    def to_json(self) -> dict:
+        return {
+            "card": self.card,
+            "box": [round(float(v), 1) for v in self.box],
+            "confidence": round(float(self.confidence), 4),
+        }
+
+
+@dataclass
+class ReadCard:
+    """One physical card: one or two merged corner detections."""
+
+    card: str
+    center: tuple[float, float]
+    confidence: float
+    boxes: list[Box] = field(default_factory=list)
+    changed_from: str | None = None  # set when the deck constraints replaced the model's top class
+    scores: np.ndarray | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass
+class Problem:
+    """Something the reader is unsure of, located so the app can point at it."""
+
+    kind: str
+    message: str
+    seat: int | None = None
+    row: str | None = None
+    card: str | None = None
+
+    def to_json(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if v is not None}
+
+
+@dataclass
+class SeatRead:
+    seat: int  # 0-based, clockwise from the bottom of the photo
+    orientation_deg: float
+    head: list[ReadCard] = field(default_factory=list)
+    middle: list[ReadCard] = field(default_factory=list)
+    tail: list[ReadCard] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return f"Seat {self.seat + 1}"
+
+    def rows(self) -> dict[str, list[ReadCard]]:
+        return {"head": self.head, "middle": self.middle, "tail": self.tail}
+
+    @property
+    def cards(self) -> list[ReadCard]:
+        return self.head + self.middle + self.tail
+
+
+@dataclass
+class TableRead:
+    seats: list[SeatRead]
+    problems: list[Problem] = field(default_factory=list)
+    orphans: list[ReadCard] = field(default_factory=list)
+    width: int = 0
+    height: int = 0
+
+    def to_table(self, rules: str = "taiwan") -> dict:
+        """The JSON `python -m scoring settle` accepts, with what the reader is unsure of as extra keys."""
+        players = []
+        for s in self.seats:
+            players.append(
+                {
+                    "name": s.name,
+                    **{row: [c.card for c in cards] for row, cards in s.rows().items()},
+                    "confidence": {
+                        row: [round(float(c.confidence), 3) for c in cards] for row, cards in s.rows().items()
+                    },
+                }
+            )
+        return {
+            "rules": rules,
+            "players": players,
+            "problems": [p.to_json() for p in self.problems],
+        }
