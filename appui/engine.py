@@ -1,0 +1,150 @@
+"""The app's one door into `scoring/`: parse, settle, re-arrange, with every failure as a message.
+
+Why an adapter: the page must never show a traceback, and the rules engine is developed in
+parallel, so a missing function (or a whole missing package) degrades to a clear sentence instead
+of breaking the app. No rules logic lives here: what counts as a card, a foul or a point is
+always the engine's answer.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+OutcomeKind = Literal["ok", "foul", "invalid", "unavailable"]
+PRESET_NAMES: tuple[str, ...] = ("luosong", "weighted", "taiwan", "shisanshui")
+
+
+def _scoring() -> Any:
+    """The scoring package, or an ImportError whose text says why it is missing."""
+    return importlib.import_module("scoring")
+
+
+def unavailable_reason() -> str | None:
+    """None when settlement works; else why not (shown on the page)."""
+    try:
+        mod = _scoring()
+    except Exception as exc:  # noqa: BLE001 - any import failure becomes a message
+        return f"the scoring engine could not be loaded ({exc})"
+    missing = [n for n in ("parse_cards", "settle") if not hasattr(mod, n)]
+    if missing:
+        return "the scoring engine is not installed yet (missing " + ", ".join(missing) + ")"
+    return None
+
+
+@dataclass
+class RowParse:
+    cards: list[str]
+    error: str | None = None
+
+
+def parse_row(text: str) -> RowParse:
+    """Cards a player typed (`Qh 10♠ td`), canonical, or the engine's error in words."""
+    text = (text or "").replace(",", " ").replace("，", " ").strip()
+    if not text:
+        return RowParse([])
+    try:
+        mod = _scoring()
+        cards = mod.parse_cards(text)
+    except Exception as exc:  # noqa: BLE001 - CardError and friends
+        token = getattr(exc, "token", None)
+        hint = "write each card as rank then suit, e.g. Qh, 10♠, Td, As; jokers BJ / SJ"
+        what = f"“{token}” is not a card" if token else str(exc) or "not a list of cards"
+        return RowParse([], f"{what}: {hint}")
+    return RowParse([str(c) for c in cards])
+
+
+@dataclass
+class Outcome:
+    """What settling the table gave: the engine's JSON, classified for the page."""
+
+    kind: OutcomeKind
+    data: dict[str, Any] = field(default_factory=dict)
+    message: str = ""
+
+    @property
+    def totals(self) -> dict[str, int]:
+        return {str(k): int(v) for k, v in self.data.get("totals", {}).items()}
+
+
+def _error_json(exc: BaseException) -> dict[str, Any] | None:
+    to_json = getattr(exc, "to_json", None)
+    if callable(to_json):
+        try:
+            data = to_json()
+        except Exception:  # noqa: BLE001
+            return None
+        return data if isinstance(data, dict) else None
+    return None
+
+
+def _classify(data: dict[str, Any]) -> Outcome:
+    err = data.get("error")
+    if err == "foul":
+        return Outcome("foul", data, "相公 (foul): a hand's rows are out of order; re-arrange it to settle.")
+    if err:
+        return Outcome("invalid", data, str(data.get("message") or err))
+    return Outcome("ok", data)
+
+
+def settle(table: dict[str, Any]) -> Outcome:
+    """Settle a table dict (the CLI's JSON). Never raises."""
+    reason = unavailable_reason()
+    if reason:
+        return Outcome("unavailable", message=reason)
+    mod = _scoring()
+    try:
+        result = mod.settle(table)
+        data = result.to_json() if hasattr(result, "to_json") else result
+    except Exception as exc:  # noqa: BLE001 - TableError, CardError, anything: message, not traceback
+        data = _error_json(exc)
+        if data is not None:
+            return _classify(data)
+        return Outcome("invalid", {"error": "invalid", "message": str(exc)}, _invalid_message(exc))
+    if not isinstance(data, dict):
+        return Outcome("invalid", message="the scoring engine gave no result for this table")
+    return _classify(data)
+
+
+def _invalid_message(exc: BaseException) -> str:
+    where = [str(v) for v in (getattr(exc, "player", None), getattr(exc, "row", None)) if v]
+    text = str(exc) or exc.__class__.__name__
+    return f"{text}" + (f" (at {' / '.join(where)})" if where else "")
+
+
+def arrange(cards: list[str], rules: Any) -> dict[str, list[str]] | None:
+    """A legal head/middle/tail of these 13 cards from the solver, or None if it is not available."""
+    try:
+        mod = _scoring()
+        fn = getattr(mod, "arrange", None)
+        if fn is None:
+            return None
+        found = fn(cards, rules, top=1)
+    except Exception:  # noqa: BLE001 - a missing suggestion is not an error for the player
+        return None
+    if not found:
+        return None
+    return rows_of(found[0])
+
+
+def rows_of(obj: Any) -> dict[str, list[str]] | None:
+    """Rows from an Arrangement-like object or dict (`head`/`middle`/`tail`), as card strings."""
+    out: dict[str, list[str]] = {}
+    for row in ("head", "middle", "tail"):
+        val = obj.get(row) if isinstance(obj, dict) else getattr(obj, row, None)
+        if val is None:
+            return None
+        if isinstance(val, str):
+            val = val.split()
+        out[row] = [str(c) for c in val]
+    return out
+
+
+def ruleset(preset: str, overrides: dict[str, Any]) -> Any:
+    """The engine's RuleSet for a preset plus options, or None if it cannot be built."""
+    try:
+        mod = _scoring()
+        return mod.preset(preset, **overrides)
+    except Exception:  # noqa: BLE001
+        return None
