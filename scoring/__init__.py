@@ -1,0 +1,23 @@
+"""The rules engine for 十三张 / 十三水: cards, rows, specials, 相公, settlement, CLI.
+
+Public API (see docs/ARCHITECTURE.md, "scoring contract"):
+
+- `parse_card`, `parse_cards`, `Card`: every card notation in, canonical `str(card)` out.
+- `RuleSet`, `PRESETS`, `preset(name, **overrides)`: all house rules as data.
+- `evaluate(row, rules) -> HandValue`: comparable row values.
+- `settle(table) -> Settlement`: zero-sum totals with an itemised explanation per pair.
+- `ScoringError` (base), `CardError`, `TableError`: bad input, with a message for players.
+"""
+
+from scoring.cards import Card, format_cards, parse_card, parse_cards, sort_cards
+from scoring.categories import ROWS, Category, Special
+from scoring.errors import CardError, RulesError, ScoringError, TableError
+from scoring.hands import HandValue, compare, evaluate, row_exceeds
+from scoring.rules import PRESETS, Foul, RowValue, Royalty, RoyaltyMode, RuleSet, Tie, Wheel, preset
+
+__all__ = [
+    "ROWS", "PRESETS", "Card", "CardError", "Category", "Foul", "HandValue", "Royalty", "RoyaltyMode",
+    "RowValue", "RuleSet", "RulesError", "ScoringError", "Special", "TableError", "Tie", "Wheel",
+    "compare", "evaluate", "format_cards", "parse_card", "parse_cards", "preset", "row_exceeds",
+    "sort_cards",
+]
