@@ -1,0 +1,294 @@
+"""Corner-index detection with onnxruntime: resize, tile, run, decode, merge. No torch.
+
+The model (standard Ultralytics ONNX export, no NMS inside) takes `images` 1x3xHxW float32 RGB in
+0..1 and returns 1x(4+54)xN: cx, cy, w, h in input pixels, then 54 sigmoid class scores.
+
+Why tiles: the model was trained on 640-pixel crops of photos whose long side is ~1280, where a
+corner index is 12-40 px tall. A 4000x3000 photo squeezed into one 640 input would make the indices
+4-13 px, below what the model can read. So the photo is brought to that working scale (long side
+~1280, never enlarged much) and cut into model-sized tiles that overlap by more than an index, and
+the boxes from all tiles are merged. A photo that already fits the input is a single padded tile.
+
+Why not supervision's `InferenceSlicer`: it depends on `opencv-python` (the GUI build, which clashes
+with the `opencv-python-headless` this project ships), matplotlib and scipy, and its per-slice NMS
+drops the per-class score vectors the deck constraints need. What is left to write is ~60 lines of
+arithmetic; NMS itself is opencv's `dnn.NMSBoxes`.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .classes import CLASS_NAMES
+from .imageio import ImageSource, open_photo
+from .types import Detection
+
+DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "cards.onnx"
+MODEL_ENV = "CARDS_MODEL"  # overrides the default model path (tests, benchmarks, the app)
+
+
+class ModelMissingError(FileNotFoundError):
+    """The ONNX model file is not there (it is trained separately and not in every checkout)."""
+
+
+@dataclass(frozen=True)
+class TileConfig:
+    """How a photo is brought to the model's scale and cut into tiles.
+
+    - `long_side`: the working long side in pixels (the scale the model was trained at).
+    - `max_upscale`: how much a small photo may be enlarged (1.0 = never).
+    - `overlap`: tile overlap in working pixels; must exceed the tallest index (~40 px at 1280).
+    - `shrink_to_save_tiles`: the working scale may drop by up to this fraction when that saves a
+      row or column of tiles (1280x960 needs 3x2 tiles of 640 with overlap 64, 1216x912 only 2x2).
+    - `rotate_to_fit`: turn a portrait photo 90 degrees for a landscape input (and back) when that
+      needs fewer tiles; the model sees cards at every rotation in training.
+    """
+
+    long_side: int = 1280
+    max_upscale: float = 1.0
+    overlap: int = 64
+    shrink_to_save_tiles: float = 0.1
+    rotate_to_fit: bool = True
+
+
+def tile_origins(length: int, tile: int, overlap: int) -> list[int]:
+    """Start offsets of tiles covering `length`, evenly spread, each overlapping by >= `overlap`.
+
+    >>> tile_origins(500, 640, 64), tile_origins(1280, 640, 64), tile_origins(1216, 640, 64)
+    ([0], [0, 320, 640], [0, 576])
+    """
+    if length <= tile:
+        return [0]
+    overlap = min(overlap, tile // 2)
+    n = math.ceil((length - overlap) / (tile - overlap))
+    return [round(i * (length - tile) / (n - 1)) for i in range(n)]
+
+
+def _count(length: float, tile: int, overlap: int) -> int:
+    overlap = min(overlap, tile // 2)
+    return 1 if length <= tile else math.ceil((length - overlap) / (tile - overlap))
+
+
+def plan_scale(w: int, h: int, input_hw: tuple[int, int], cfg: TileConfig) -> tuple[float, bool]:
+    """Working scale for a w x h photo and whether to rotate it: fewest tiles, then largest scale.
+
+    >>> plan_scale(4000, 3000, (640, 640), TileConfig())
+    (0.304, False)
+    >>> plan_scale(3000, 4000, (960, 1280), TileConfig())
+    (0.32, True)
+    """
+    th, tw = input_hw
+    base = min(cfg.max_upscale, cfg.long_side / max(w, h))
+    best: tuple[int, float, bool] | None = None
+    for rot in (False, True) if cfg.rotate_to_fit and th != tw else (False,):
+        W, H = (h, w) if rot else (w, h)
+        cands = {base}
+        for n in range(1, 16):  # scales at which one fewer tile is needed along an axis
+            for L, T in ((W, tw), (H, th)):
+                ov = min(cfg.overlap, T // 2)
+                s = (n * (T - ov) + ov if n > 1 else T) / L
+                if base * (1 - cfg.shrink_to_save_tiles) - 1e-9 <= s < base:
+                    cands.add(s)
+        for s in cands:
+            n = _count(W * s, tw, cfg.overlap) * _count(H * s, th, cfg.overlap)
+            key = (n, -s, rot)
+            if best is None or key < (best[0], -best[1], best[2]):
+                best = (n, s, rot)
+    assert best is not None
+    return round(best[1], 6), best[2]
+
+
+def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, classes: np.ndarray | None = None) -> np.ndarray:
+    """Indices kept by non-maximum suppression (opencv), best first; class-aware if `classes`."""
+    if len(boxes) == 0:
+        return np.zeros(0, int)
+    xywh = np.column_stack([boxes[:, :2], boxes[:, 2:] - boxes[:, :2]]).astype(np.float32)
+    if classes is None:
+        keep = cv2.dnn.NMSBoxes(xywh.tolist(), scores.astype(np.float32).tolist(), 0.0, iou)
+    else:
+        keep = cv2.dnn.NMSBoxesBatched(
+            xywh.tolist(), scores.astype(np.float32).tolist(), classes.astype(np.int32).tolist(), 0.0, iou
+        )
+    keep = np.asarray(keep, int).reshape(-1)
+    return keep[np.argsort(-scores[keep], kind="stable")]
+
+
+def suppress_contained(
+    boxes: np.ndarray, scores: np.ndarray, tiles: np.ndarray, ratio: float = 0.7
+) -> np.ndarray:
+    """Drop a box mostly inside a better box from another tile (a cut-off copy of the same index).
+
+    Plain IoU misses this: a half-visible index at a tile edge has IoU ~0.5 with its whole copy.
+    """
+    order = np.argsort(-scores, kind="stable")
+    keep: list[int] = []
+    area = np.prod(np.clip(boxes[:, 2:] - boxes[:, :2], 0, None), axis=1)
+    for i in order:
+        ok = True
+        for j in keep:
+            if tiles[i] == tiles[j]:
+                continue
+            iw = min(boxes[i, 2], boxes[j, 2]) - max(boxes[i, 0], boxes[j, 0])
+            ih = min(boxes[i, 3], boxes[j, 3]) - max(boxes[i, 1], boxes[j, 1])
+            if iw > 0 and ih > 0 and iw * ih >= ratio * min(area[i], area[j]):
+                ok = False
+                break
+        if ok:
+            keep.append(int(i))
+    return np.asarray(keep, int)
+
+
+def decode(raw: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Raw (4+nc, N) or (1, 4+nc, N) output to xyxy boxes, top scores and full score rows.
+
+    >>> raw = np.zeros((1, 6, 2), np.float32); raw[0, :, 0] = [50, 40, 20, 10, 0.9, 0.1]
+    >>> b, s, p = decode(raw, 0.25); b.tolist(), s.tolist(), p.shape
+    ([[40.0, 35.0, 60.0, 45.0]], [0.8999999761581421], (1, 2))
+    """
+    pred = raw.reshape(raw.shape[-2], raw.shape[-1]).T if raw.ndim == 3 else raw.T
+    probs = pred[:, 4:]
+    top = probs.max(axis=1)
+    m = top >= conf
+    pred, probs, top = pred[m], probs[m], top[m]
+    cx, cy, w, h = pred[:, 0], pred[:, 1], pred[:, 2], pred[:, 3]
+    boxes = np.column_stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]).astype(np.float32)
+    return boxes, top.astype(np.float32), probs.astype(np.float32)
+
+
+class Detector:
+    """An ONNX card-index detector; create once, call `detect` per photo.
+
+    `session` may be any object with onnxruntime's `get_inputs()` / `run()` (tests pass fakes).
+    """
+
+    def __init__(
+        self,
+        model: str | Path | None = None,
+        *,
+        session=None,
+        threads: int = 2,
+        conf: float = 0.25,
+        iou: float = 0.5,
+        agnostic: bool = True,
+        max_det: int = 300,
+        tiles: TileConfig | None = None,
+        class_names: Sequence[str] = CLASS_NAMES,
+    ) -> None:
+        if session is None:
+            path = Path(model or os.environ.get(MODEL_ENV) or DEFAULT_MODEL)
+            if not path.exists():
+                raise ModelMissingError(f"detector model not found: {path} (train it or set {MODEL_ENV})")
+            import onnxruntime as ort
+
+            opts = ort.SessionOptions()
+            opts.intra_op_num_threads = threads
+            opts.inter_op_num_threads = 1
+            opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+            self.model_path: Path | None = path
+        else:
+            self.model_path = None
+        self.session = session
+        inp = session.get_inputs()[0]
+        self.input_name = inp.name
+        shape = list(inp.shape)
+        h, w = shape[2], shape[3]
+        self.input_hw = (h if isinstance(h, int) else 640, w if isinstance(w, int) else 640)
+        self.conf, self.iou, self.agnostic, self.max_det = conf, iou, agnostic, max_det
+        self.tiles = tiles or TileConfig()
+        self.class_names = tuple(class_names)
+
+    # -- one model call -------------------------------------------------------------------------
+    def infer_tile(self, tile_bgr: np.ndarray) -> np.ndarray:
+        """Pad a tile (<= input size) bottom-right with grey, run the model, return raw output."""
+        th, tw = self.input_hw
+        h, w = tile_bgr.shape[:2]
+        if (h, w) != (th, tw):
+            pad = (0, th - h, 0, tw - w)
+            tile_bgr = cv2.copyMakeBorder(tile_bgr, *pad, cv2.BORDER_CONSTANT, value=(114, 114, 114))
+        blob = cv2.dnn.blobFromImage(tile_bgr, 1 / 255.0, swapRB=True)
+        return self.session.run(None, {self.input_name: blob})[0]
+
+    # -- a whole photo --------------------------------------------------------------------------
+    def detect_photo(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Boxes (working-image pixels), scores, class-probability rows for a BGR working image."""
+        th, tw = self.input_hw
+        H, W = image.shape[:2]
+        ov = self.tiles.overlap
+        all_b, all_s, all_p, all_t = [], [], [], []
+        grid = [(y, x) for y in tile_origins(H, th, ov) for x in tile_origins(W, tw, ov)]
+        for ti, (y0, x0) in enumerate(grid):
+            tile = image[y0 : y0 + th, x0 : x0 + tw]
+            b, s, p = decode(self.infer_tile(tile), self.conf)
+            h, w = tile.shape[:2]
+            np.clip(b, 0, [w, h, w, h], out=b)
+            # A box cut by an inner tile edge is seen whole by the neighbour when it is smaller than
+            # the overlap: drop the cut copy here instead of hoping NMS catches it.
+            m = 2.0
+            small_w = (b[:, 2] - b[:, 0]) < ov - m
+            small_h = (b[:, 3] - b[:, 1]) < ov - m
+            cut = np.zeros(len(b), bool)
+            if x0 > 0:
+                cut |= (b[:, 0] <= m) & small_w
+            if x0 + w < W:
+                cut |= (b[:, 2] >= w - m) & small_w
+            if y0 > 0:
+                cut |= (b[:, 1] <= m) & small_h
+            if y0 + h < H:
+                cut |= (b[:, 3] >= h - m) & small_h
+            b, s, p = b[~cut], s[~cut], p[~cut]
+            b += np.array([x0, y0, x0, y0], np.float32)
+            all_b.append(b)
+            all_s.append(s)
+            all_p.append(p)
+            all_t.append(np.full(len(b), ti))
+        boxes = np.concatenate(all_b) if all_b else np.zeros((0, 4), np.float32)
+        scores = np.concatenate(all_s) if all_s else np.zeros(0, np.float32)
+        probs = np.concatenate(all_p) if all_p else np.zeros((0, len(self.class_names)), np.float32)
+        tiles = np.concatenate(all_t) if all_t else np.zeros(0, int)
+        keep = nms(boxes, scores, self.iou, None if self.agnostic else probs.argmax(1))
+        if len(keep) and tiles.max() > 0:
+            keep = keep[suppress_contained(boxes[keep], scores[keep], tiles[keep])]
+        keep = keep[: self.max_det]
+        return boxes[keep], scores[keep], probs[keep]
+
+    def detect(self, image: ImageSource) -> list[Detection]:
+        """Corner indices in `image` (path, bytes or BGR array), boxes in original-image pixels."""
+        # Decoding straight to the working size lets a JPEG decode at 1/2 or 1/4 scale (fast).
+        photo = open_photo(image, long_side=self.tiles.long_side)
+        h, w = photo.image.shape[:2]
+        s, rot = plan_scale(w, h, self.input_hw, self.tiles)
+        return self._detect_array(photo.image, photo.scale * s, s, rot, photo.width, photo.height)
+
+    def _detect_array(self, img: np.ndarray, total_scale: float, s: float, rot: bool, w0: int, h0: int):
+        h, w = img.shape[:2]
+        if s != 1.0:
+            size = (max(1, round(w * s)), max(1, round(h * s)))
+            img = cv2.resize(img, size, interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+        hw = img.shape[0]
+        if rot:
+            img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
+        boxes, scores, probs = self.detect_photo(img)
+        if rot:  # rotated (xr, yr) came from original (x, y) = (yr, H - xr)
+            boxes = np.column_stack([boxes[:, 1], hw - boxes[:, 2], boxes[:, 3], hw - boxes[:, 0]])
+        boxes = boxes / total_scale
+        np.clip(boxes, 0, [w0, h0, w0, h0], out=boxes)
+        names = self.class_names
+        return [
+            Detection(names[int(p.argmax())], tuple(float(v) for v in b), float(c), p)
+            for b, c, p in zip(boxes, scores, probs, strict=True)
+        ]
+
+
+@functools.lru_cache(maxsize=4)
+def get_detector(model: str | None = None, threads: int = 2) -> Detector:
+    """One `Detector` per model path for the process: the ONNX session loads once (~0.2 s)."""
+    return Detector(model, threads=threads)
