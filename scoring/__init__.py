@@ -14,10 +14,15 @@ from scoring.categories import ROWS, Category, Special
 from scoring.errors import CardError, RulesError, ScoringError, TableError
 from scoring.hands import HandValue, compare, evaluate, row_exceeds
 from scoring.rules import PRESETS, Foul, RowValue, Royalty, RoyaltyMode, RuleSet, Tie, Wheel, preset
+from scoring.settlement import Arrangement, Item, PairResult, Settlement, settle
+from scoring.specials import best_special, detect_specials
+from scoring.suggest import suggest_arrangement
+from scoring.table import Hand, Table, parse_table
 
 __all__ = [
     "ROWS", "PRESETS", "Card", "CardError", "Category", "Foul", "HandValue", "Royalty", "RoyaltyMode",
     "RowValue", "RuleSet", "RulesError", "ScoringError", "Special", "TableError", "Tie", "Wheel",
     "compare", "evaluate", "format_cards", "parse_card", "parse_cards", "preset", "row_exceeds",
-    "sort_cards",
+    "sort_cards", "Arrangement", "Item", "PairResult", "Settlement", "settle", "best_special",
+    "detect_specials", "suggest_arrangement", "Hand", "Table", "parse_table",
 ]

@@ -1,0 +1,146 @@
+"""The table as input: players' rows, the rules, the banker; parsed from the JSON contract.
+
+```json
+{"rules": "taiwan", "options": {...}, "banker": "A",
+ "players": [{"name": "A", "head": "As 8d 6c", "middle": "...", "tail": "...", "declare": true}]}
+```
+
+Everything a player can get wrong is checked here, before any scoring, and reported as a
+`ScoringError` that says what and where: unknown keys, rows of the wrong size, a card in no
+notation we know, a card seen twice (naming both places), an unknown preset or option.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.cards import Card, format_cards, parse_cards
+from scoring.categories import ROWS
+from scoring.errors import TableError
+from scoring.rules import RuleSet, preset, with_options
+from scoring.validity import check_deck, check_row_sizes
+
+TABLE_KEYS = {"rules", "options", "banker", "players"}
+PLAYER_KEYS = {"name", "head", "middle", "tail", "declare"}
+IGNORED_KEYS = {"comment", "meta", "seat", "id", "problems"}
+"""Keys other tools may attach (the vision layer's seat index, notes); they do not affect a score."""
+MIN_PLAYERS = 2
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One player's arrangement.  `declare`: None = declare a special if the hand makes one;
+    False = play it as a normal hand; True = declare (the same as None when there is none)."""
+
+    name: str
+    head: tuple[Card, ...]
+    middle: tuple[Card, ...]
+    tail: tuple[Card, ...]
+    declare: bool | None = None
+
+    @property
+    def rows(self) -> dict[str, tuple[Card, ...]]:
+        return {"head": self.head, "middle": self.middle, "tail": self.tail}
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return self.head + self.middle + self.tail
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name}
+        out.update({row: format_cards(cards) for row, cards in self.rows.items()})
+        if self.declare is not None:
+            out["declare"] = self.declare
+        return out
+
+
+@dataclass(frozen=True)
+class Table:
+    """A validated table: rules resolved, every hand 3/5/5 and consistent with the deck."""
+
+    rules: RuleSet
+    hands: tuple[Hand, ...]
+
+    @property
+    def banker(self) -> str | None:
+        return self.rules.banker
+
+    @property
+    def names(self) -> list[str]:
+        return [h.name for h in self.hands]
+
+
+def _unknown(keys: Any, allowed: set[str], where: str) -> None:
+    extra = sorted(str(k) for k in keys if k not in allowed and k not in IGNORED_KEYS)
+    if extra:
+        raise TableError(f"{where}: unknown key{'s' * (len(extra) > 1)} {', '.join(map(repr, extra))} "
+                         f"(expected {', '.join(sorted(allowed))})")
+
+
+def _parse_hand(i: int, data: Any) -> Hand:
+    if not isinstance(data, Mapping):
+        raise TableError(f"player {i + 1} must be an object with name, head, middle, tail; got {data!r:.60}")
+    name = data.get("name", f"P{i + 1}")
+    if not isinstance(name, str | int) or isinstance(name, bool) or str(name).strip() == "":
+        raise TableError(f"player {i + 1}: 'name' must be a non-empty text, not {name!r}")
+    name = str(name)
+    _unknown(data.keys(), PLAYER_KEYS, f"player {name}")
+    rows: dict[str, tuple[Card, ...]] = {}
+    for row in ROWS:
+        if row not in data:
+            raise TableError(f"player {name} has no {row} row", player=name, row=row)
+        rows[row] = tuple(parse_cards(data[row], player=name, row=row))
+    check_row_sizes(name, rows)
+    declare = data.get("declare")
+    if declare is not None and not isinstance(declare, bool):
+        raise TableError(f"player {name}: 'declare' must be true or false, not {declare!r}", player=name)
+    return Hand(name, rows["head"], rows["middle"], rows["tail"], declare)
+
+
+def _resolve_rules(data: Mapping[str, Any]) -> RuleSet:
+    rules = data.get("rules")
+    options = data.get("options") or {}
+    if not isinstance(options, Mapping):
+        raise TableError(f"'options' must be an object of rule options, not {options!r:.60}")
+    if isinstance(rules, RuleSet):
+        return with_options(rules, options)
+    if rules is None:
+        raise TableError("the table has no 'rules': name a preset (luosong, weighted, taiwan, shisanshui)")
+    if isinstance(rules, Mapping):  # a whole custom rule set given as options
+        return with_options(RuleSet(), {**rules, **options})
+    if not isinstance(rules, str):
+        raise TableError(f"'rules' must be a preset name, not {rules!r:.60}")
+    return preset(rules, options)
+
+
+def parse_table(data: Mapping[str, Any] | Table) -> Table:
+    """Validate a table given as the JSON contract's object (or pass a `Table` through)."""
+    if isinstance(data, Table):
+        return data
+    if not isinstance(data, Mapping):
+        raise TableError(
+            f"a table must be a JSON object with 'rules' and 'players', not {type(data).__name__}"
+        )
+    _unknown(data.keys(), TABLE_KEYS, "table")
+    rules = _resolve_rules(data)
+    players = data.get("players")
+    if not isinstance(players, Sequence) or isinstance(players, str):
+        raise TableError("the table needs 'players': a list of objects with name, head, middle, tail")
+    hands = tuple(_parse_hand(i, p) for i, p in enumerate(players))
+    if not MIN_PLAYERS <= len(hands) <= rules.max_players:
+        raise TableError(f"a table has {MIN_PLAYERS} to {rules.max_players} players, not {len(hands)}")
+    names = [h.name for h in hands]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise TableError(f"two players are called {dupes[0]!r}: give every player a different name",
+                         player=dupes[0])
+    banker = data.get("banker", rules.banker)
+    if banker is not None:
+        banker = str(banker)
+        if banker not in names:
+            raise TableError(f"the banker {banker!r} is not one of the players ({', '.join(names)})")
+        rules = with_options(rules, banker=banker)
+    check_deck([(h.name, h.rows) for h in hands], rules)
+    return Table(rules, hands)
