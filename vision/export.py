@@ -1,0 +1,47 @@
+"""Export trained weights to the ONNX model the runtime loads (extra `train`).
+
+The ONNX input shape is fixed at export (onnxruntime runs fastest with static shapes), so export
+the tile size `vision.detector` feeds it. Class names travel in the ONNX metadata, and the runtime
+checks them against `vision.classes.CLASS_NAMES` so a model trained on another class order cannot
+be loaded silently.
+
+    python -m vision.export --weights models/best.pt --imgsz 640
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+from pathlib import Path
+
+from vision.train import MODELS, offline_env
+
+
+def export(weights: Path, imgsz: int, out: Path, opset: int = 17) -> Path:
+    offline_env()
+    from ultralytics import YOLO
+
+    model = YOLO(str(weights))
+    produced = Path(
+        model.export(format="onnx", imgsz=imgsz, opset=opset, simplify=True, dynamic=False, nms=False)
+    )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if produced.resolve() != out.resolve():
+        shutil.move(str(produced), out)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description="Export YOLO weights to models/cards.onnx")
+    p.add_argument("--weights", default=str(MODELS / "best.pt"))
+    p.add_argument("--imgsz", type=int, default=640)
+    p.add_argument("--out", default=str(MODELS / "cards.onnx"))
+    p.add_argument("--opset", type=int, default=17)
+    args = p.parse_args(argv)
+    path = export(Path(args.weights), args.imgsz, Path(args.out), args.opset)
+    print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
