@@ -1,0 +1,120 @@
+"""`python -m scoring`: the rules engine from the command line, JSON in and JSON out.
+
+Subcommands are registered by small functions so more can join without touching this file's
+logic: `settle` lives here; a module listed in `EXTENSIONS` that defines
+`register_cli(subparsers)` adds its own (the solver's `arrange` and `check`).
+
+Contract of `settle FILE|-`: FILE holds one table or a JSON list of tables; standard output gets
+one JSON object per table (a list for a list).  A table is answered by its settlement, by
+`{"error": "foul", ...}` when refused for 相公, or by `{"error": "invalid", "message": ...}` when it
+cannot be read.  A single table that is refused or invalid exits non-zero (1 foul, 2 invalid); a
+list exits 0 and reports each table in its place.  Never a traceback for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+from scoring.errors import ScoringError
+from scoring.settlement import settle
+
+EXIT_OK, EXIT_FOUL, EXIT_INVALID = 0, 1, 2
+EXTENSIONS = ("scoring.arrange",)
+"""Modules that may add subcommands through `register_cli(subparsers)`; absent ones are skipped."""
+
+
+def invalid(message: str) -> dict[str, str]:
+    return {"error": "invalid", "message": message}
+
+
+def read_json(path: str, stdin: TextIO | None = None) -> Any:
+    """The JSON document in `path` (`-`: standard input); `ScoringError` with a clear message."""
+    try:
+        if path == "-":
+            text = (stdin or sys.stdin).read()
+        else:
+            with open(path, encoding="utf-8-sig") as f:
+                text = f.read()
+    except OSError as e:
+        raise ScoringError(f"cannot read {path!r}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise ScoringError(f"{path!r} is not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ScoringError(f"malformed JSON in {'standard input' if path == '-' else path}: "
+                           f"{e.msg} at line {e.lineno}, column {e.colno}") from None
+
+
+def settle_one(table: Any) -> tuple[dict[str, Any], int]:
+    """One table's answer object and exit status; every input error becomes the `invalid` object."""
+    try:
+        result = settle(table)
+    except ScoringError as e:
+        return invalid(e.message), EXIT_INVALID
+    except RecursionError:  # absurdly nested JSON
+        return invalid("the table is nested too deeply to be a table"), EXIT_INVALID
+    return result.to_json(), (EXIT_FOUL if result.rejected else EXIT_OK)
+
+
+def settle_document(doc: Any) -> tuple[Any, int]:
+    """A table or a list of tables → (answer, exit status)."""
+    if isinstance(doc, list):
+        return [settle_one(t)[0] for t in doc], EXIT_OK
+    return settle_one(doc)
+
+
+def _emit(obj: Any, out: TextIO, compact: bool) -> None:
+    out.write(json.dumps(obj, ensure_ascii=False, indent=None if compact else 2))
+    out.write("\n")
+
+
+def cmd_settle(args: argparse.Namespace) -> int:
+    try:
+        doc = read_json(args.file)
+    except ScoringError as e:
+        _emit(invalid(e.message), sys.stdout, args.compact)
+        return EXIT_INVALID
+    answer, status = settle_document(doc)
+    _emit(answer, sys.stdout, args.compact)
+    return status
+
+
+def register_settle(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("settle", help="settle one table or a list of tables (JSON)",
+                       description="Settle tables: JSON in (FILE or - for standard input), JSON out.")
+    p.add_argument("file", metavar="FILE", help="JSON file with a table or a list of tables; - for stdin")
+    p.add_argument("--compact", action="store_true", help="one line of JSON instead of indented")
+    p.set_defaults(func=cmd_settle)
+
+
+REGISTRARS: list[Callable[[argparse._SubParsersAction], None]] = [register_settle]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m scoring",
+                                     description="十三张 / 十三水 rules engine: settle tables.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for register in REGISTRARS:
+        register(sub)
+    for name in EXTENSIONS:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name != name:
+                raise
+            continue
+        hook = getattr(module, "register_cli", None)
+        if hook is not None:
+            hook(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args) or 0)
