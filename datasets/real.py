@@ -1,0 +1,107 @@
+"""Reader for the real labelled photos in ../shared/datasets/real/cardcounter (never copied here).
+
+The set is used two ways: part of it may fine-tune the detector, the rest measures it. The split is
+a pure function of the original photo's name (the part before Roboflow's `.rf.` suffix), so every
+tool agrees on it without a file listing, and a photo never lands on both sides.
+
+    python -m datasets.real --export DIR --split finetune   # a YOLO set with our class ids
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from vision.classes import CLASS_INDEX, from_real_name
+
+REPO = Path(__file__).resolve().parent.parent
+REAL_ROOT = Path(os.environ.get("SHISANSHUI_REAL", REPO.parent / "shared" / "datasets" / "real" / "cardcounter"))
+SPLITS = ("finetune", "test")
+
+
+@dataclass(frozen=True)
+class RealItem:
+    image: Path
+    width: int
+    height: int
+    cards: list[tuple[str, tuple[float, float, float, float]]]  # (card, xyxy pixels)
+
+
+def original_name(path: Path) -> str:
+    return path.name.split(".rf.")[0]
+
+
+def split_of(path: Path) -> str:
+    """Half the photos fine-tune, half measure: a stable hash of the original photo's name."""
+    h = int(hashlib.sha1(original_name(path).encode()).hexdigest(), 16)
+    return SPLITS[h % 2]
+
+
+def _class_names(root: Path) -> list[str]:
+    text = (root / "data.yaml").read_text()
+    line = next(ln for ln in text.splitlines() if ln.startswith("names:"))
+    return [n.strip().strip("'\"") for n in line.split("[", 1)[1].rsplit("]", 1)[0].split(",")]
+
+
+def items(split: str | None = None, root: Path = REAL_ROOT) -> list[RealItem]:
+    """Every labelled photo (optionally one split), card backs dropped, boxes in pixels."""
+    import cv2
+
+    if not (root / "data.yaml").exists():
+        raise FileNotFoundError(f"real photo set not found at {root}")
+    names = _class_names(root)
+    out = []
+    for img in sorted((root / "images").glob("*.jpg")):
+        if split is not None and split_of(img) != split:
+            continue
+        im = cv2.imread(str(img))
+        if im is None:
+            continue
+        h, w = im.shape[:2]
+        cards = []
+        label = root / "labels" / (img.stem + ".txt")
+        for line in label.read_text().splitlines() if label.exists() else []:
+            parts = line.split()
+            if len(parts) != 5:
+                continue  # polygon rows (a few exist) are not boxes
+            card = from_real_name(names[int(parts[0])])
+            if card is None:
+                continue
+            cx, cy, bw, bh = (float(v) for v in parts[1:])
+            cards.append((card, ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)))
+        out.append(RealItem(img, w, h, cards))
+    return out
+
+
+def export_yolo(out: Path, split: str, root: Path = REAL_ROOT) -> int:
+    """Write one split as YOLO images/labels with our class ids (images are symlinked, not copied)."""
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "labels").mkdir(parents=True, exist_ok=True)
+    n = 0
+    for it in items(split, root):
+        link = out / "images" / it.image.name
+        if not link.exists():
+            link.symlink_to(it.image.resolve())
+        rows = []
+        for card, (x1, y1, x2, y2) in it.cards:
+            cx, cy = (x1 + x2) / 2 / it.width, (y1 + y2) / 2 / it.height
+            rows.append(f"{CLASS_INDEX[card]} {cx:.6f} {cy:.6f} {(x2 - x1) / it.width:.6f} {(y2 - y1) / it.height:.6f}")
+        (out / "labels" / (it.image.stem + ".txt")).write_text("\n".join(rows) + ("\n" if rows else ""))
+        n += 1
+    return n
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description="Export the real photo set as a YOLO set with our class ids")
+    p.add_argument("--export", required=True, type=Path)
+    p.add_argument("--split", choices=SPLITS, default="finetune")
+    args = p.parse_args(argv)
+    print(f"wrote {export_yolo(args.export, args.split)} images to {args.export}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
