@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 OutcomeKind = Literal["ok", "foul", "invalid", "unavailable"]
+ROW_NAMES = ("head", "middle", "tail")
 PRESET_NAMES: tuple[str, ...] = ("luosong", "weighted", "taiwan", "shisanshui")
 
 
@@ -62,6 +63,8 @@ class Outcome:
     kind: OutcomeKind
     data: dict[str, Any] = field(default_factory=dict)
     message: str = ""
+    foul_rows: dict[str, list[str]] = field(default_factory=dict)  # seat -> ["middle > tail"]
+    specials: dict[str, str] = field(default_factory=dict)  # seat -> special declared
 
     @property
     def totals(self) -> dict[str, int]:
@@ -104,7 +107,16 @@ def settle(table: dict[str, Any]) -> Outcome:
         return Outcome("invalid", {"error": "invalid", "message": str(exc)}, _invalid_message(exc))
     if not isinstance(data, dict):
         return Outcome("invalid", message="the scoring engine gave no result for this table")
-    return _classify(data)
+    out = _classify(data)
+    fouls = getattr(result, "fouls", None)
+    if isinstance(fouls, dict):
+        out.foul_rows = {str(k): [str(r) for r in v] for k, v in fouls.items()}
+    elif isinstance(data.get("fouls"), dict):
+        out.foul_rows = {str(k): [str(r) for r in v] for k, v in data["fouls"].items()}
+    specials = getattr(result, "specials", None)
+    if isinstance(specials, dict):
+        out.specials = {str(k): str(v) for k, v in specials.items()}
+    return out
 
 
 def _invalid_message(exc: BaseException) -> str:
@@ -114,18 +126,40 @@ def _invalid_message(exc: BaseException) -> str:
 
 
 def arrange(cards: list[str], rules: Any) -> dict[str, list[str]] | None:
-    """A legal head/middle/tail of these 13 cards from the solver, or None if it is not available."""
+    """A legal head/middle/tail of these 13 cards: the solver's best (`scoring.arrange`), else the
+    engine's simple legal suggestion (`suggest_arrangement`); None if neither is available."""
+    if rules is None:
+        return None
     try:
         mod = _scoring()
-        fn = getattr(mod, "arrange", None)
-        if fn is None:
-            return None
-        found = fn(cards, rules, top=1)
+        if callable(getattr(mod, "arrange", None)):
+            found = mod.arrange(cards, rules, top=1)
+            if found:
+                return rows_of(found[0])
+        if callable(getattr(mod, "suggest_arrangement", None)):
+            rows = mod.suggest_arrangement(cards, rules)
+            return {r: [str(c) for c in cards] for r, cards in zip(ROW_NAMES, rows, strict=True)}
     except Exception:  # noqa: BLE001 - a missing suggestion is not an error for the player
+        return None
+    return None
+
+
+def special_of(rows: dict[str, list[str]], rules: Any) -> str | None:
+    """The special (报到) this arrangement may declare at this table, in words, or None."""
+    if rules is None:
+        return None
+    try:
+        mod = _scoring()
+        cards = {r: mod.parse_cards(" ".join(rows[r])) for r in ("head", "middle", "tail")}
+        values = {r: mod.evaluate(c, rules) for r, c in cards.items()}
+        found = mod.best_special(cards, values, rules)
+    except Exception:  # noqa: BLE001
         return None
     if not found:
         return None
-    return rows_of(found[0])
+    special, points = found
+    zh = getattr(special, "zh", "")
+    return f"{zh} {special.value.replace('_', ' ')} ({points})".strip()
 
 
 def rows_of(obj: Any) -> dict[str, list[str]] | None:

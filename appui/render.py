@@ -23,24 +23,43 @@ def _first(d: dict[str, Any], *names: str) -> Any:
 
 
 def pair_view(pair: dict[str, Any]) -> tuple[str, str, int, list[str]] | None:
-    """(a, b, what a wins from b, reasons in words) for one pair, or None if unreadable."""
-    a = _first(pair, "a", "player", "first", "p1")
-    b = _first(pair, "b", "opponent", "second", "p2")
-    if isinstance(pair.get("players"), list | tuple) and len(pair["players"]) == 2:
-        a, b = pair["players"]
-    net = _first(pair, "net", "points", "total", "score", "a_wins")
-    if a is None or b is None or not isinstance(net, int | float):
+    """(a, b, what a wins from b, reasons in words) for one pair of the engine's JSON.
+
+    The engine's pair: {"players": [a, b], "net": {a: n, b: -n}, "items": [{"kind", "row",
+    "winner", "points", "detail", "hands"}]}.
+    """
+    players = pair.get("players")
+    if not (isinstance(players, list | tuple) and len(players) == 2):
         return None
-    items = _first(pair, "items", "reasons", "details", "lines") or []
-    reasons: list[str] = []
-    for it in items if isinstance(items, list) else []:
-        if isinstance(it, str):
-            reasons.append(it)
-        elif isinstance(it, dict):
-            text = _first(it, "text", "reason", "what", "label", "description") or ""
-            pts = _first(it, "points", "value", "delta")
-            reasons.append(f"{text} ({pts:+d})" if isinstance(pts, int) and text else str(text or it))
-    return str(a), str(b), int(net), reasons
+    a, b = str(players[0]), str(players[1])
+    net = pair.get("net")
+    if isinstance(net, dict):
+        value = net.get(a, 0)
+    else:
+        value = net
+    if not isinstance(value, int | float):
+        return None
+    reasons = [_item_text(it) for it in pair.get("items") or [] if isinstance(it, dict)]
+    return a, b, int(value), reasons
+
+
+ROW_WORDS = {"head": "头道 head", "middle": "中道 middle", "tail": "尾道 tail"}
+
+
+def _item_text(it: dict[str, Any]) -> str:
+    """One item in the table's own words (the engine's `detail`), with who gains how much."""
+    row = it.get("row")
+    detail = str(it.get("detail") or "")
+    hands = it.get("hands")
+    if isinstance(hands, dict) and hands:
+        shown = " vs ".join(f"{name}: {hand}" for name, hand in hands.items())
+        detail = f"{shown}" + (f" ({detail})" if detail else "")
+    detail = detail or str(it.get("kind") or "")
+    pts = it.get("points")
+    winner = it.get("winner")
+    lead = f"{ROW_WORDS.get(row, row)}: " if row else ""
+    gain = f" → **{winner} +{pts}**" if winner and isinstance(pts, int) and pts else " → tie 平"
+    return f"{lead}{detail}{gain}"
 
 
 def matrix(names: list[str], pairs: list[dict[str, Any]]) -> pd.DataFrame:

@@ -21,6 +21,8 @@ LOW_CONFIDENCE = 0.6
 
 def foul_rows(outcome: engine.Outcome, name: str) -> list[str] | None:
     """The rows the engine says are out of order for this seat; None when it did not foul."""
+    if name in outcome.foul_rows:
+        return outcome.foul_rows[name]
     fouls = outcome.data.get("fouls")
     if isinstance(fouls, dict):
         if name in fouls:
