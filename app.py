@@ -113,9 +113,10 @@ def main() -> None:
     st.caption("Type cards like `Qh 10♠ td As` or pick them from the list; every change re-scores at once.")
     rules = engine.ruleset(settings.preset, settings.options)
     problems = st.session_state.get("problems", [])
+    shown = outcome or engine.Outcome("ok")
     for i, seat in enumerate(seats):
-        seat_problems = review.seat_problems(problems, i)
-        guard.call(review.render_seat, i, seat, outcome or engine.Outcome("ok"), rules, seat_problems)
+        notes = review.seat_problems(problems, i)
+        guard.call(review.render_seat, i, seat, shown, rules, notes, settings.declare)
     st.button("🆕 New round 新一局 (clear the cards)", key="new_round", on_click=_new_round)
     st.subheader("③ 结算 Settle")
     guard.call(show_outcome, settings, seats, outcome)

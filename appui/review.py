@@ -56,8 +56,15 @@ def _confidence(seat: int, row: str) -> list[float]:
     return list(conf.get(f"{seat}:{row}", [])) if isinstance(conf, dict) else []
 
 
-def render_seat(i: int, seat: SeatInput, outcome: engine.Outcome, rules: Any, problems: list[dict]) -> None:
-    """One seat's editors and notes."""
+def render_seat(
+    i: int,
+    seat: SeatInput,
+    outcome: engine.Outcome,
+    rules: Any,
+    problems: list[dict],
+    offer_specials: bool = True,
+) -> None:
+    """One seat's editors and notes: reader problems, typing errors, 相公, a special to declare."""
     fouled = foul_rows(outcome, seat.name) if seat.complete else None
     status = "✅" if seat.complete and fouled is None else ("⚠️ 相公" if fouled is not None else "✏️")
     with st.container(border=True):
@@ -67,6 +74,12 @@ def render_seat(i: int, seat: SeatInput, outcome: engine.Outcome, rules: Any, pr
         notes = seat.row_notes() if not seat.empty else {}
         for row in ROWS:
             _render_row(i, row, seat.cards[row], notes.get(row))
+        special = engine.special_of(seat.cards, rules) if seat.complete and offer_specials else None
+        if special:
+            st.checkbox(
+                f"报到 Declare {special}: wins its points from every other seat instead of comparing rows",
+                key=declare_key(i),
+            )
         if fouled is not None:
             _render_foul(i, seat, fouled, outcome, rules)
 
@@ -118,12 +131,6 @@ def _render_foul(i: int, seat: SeatInput, rows: list[str], outcome: engine.Outco
             on_click=set_rows,
             args=(st.session_state, i, legal),
         )
-
-
-def render_declare(i: int, seat: SeatInput, special: str | None) -> None:
-    """Offer to declare (报到) a special hand the seat holds."""
-    if special:
-        st.checkbox(f"{seat.name}: declare 报到 {special}", key=declare_key(i))
 
 
 def seat_problems(problems: list[dict], i: int) -> list[dict]:
