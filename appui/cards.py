@@ -42,7 +42,7 @@ def card_html(card: str, *, low_confidence: bool = False) -> str:
     border = "2px dashed #ef6c00" if low_confidence else "1px solid #bbb"
     title = ' title="low confidence: check this card"' if low_confidence else ""
     return (
-        f'<span class="ssc-card"{title} style="display:inline-block;min-width:2.3em;padding:1px 5px;'
+        f'<span class="ssc-card"{title} style="display:inline-block;min-width:1.9em;padding:1px 3px;'
         f"margin:1px 2px;border:{border};border-radius:4px;background:#fff;color:{color};"
         f'font-weight:600;text-align:center;font-family:sans-serif">{html.escape(pretty(card))}</span>'
     )

@@ -135,7 +135,7 @@ def render() -> None:
     if shown is not None:
         boxed = result.annotated is not None
         caption = "cards boxed by seat and row; dashed = low confidence" if boxed else None
-        st.image(shown, caption=caption, width="stretch")
+        st.image(shown, caption=caption, width=720)
     _orphans(result)
 
 

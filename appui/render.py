@@ -81,13 +81,21 @@ def _signed(v: int) -> str:
 
 
 def render_totals(outcome: engine.Outcome, names: list[str]) -> None:
+    """The big numbers: each player's total for this round."""
     totals = outcome.totals
     cols = st.columns(len(names))
     for col, n in zip(cols, names, strict=True):
         v = int(totals.get(n, 0))
         col.metric(n, _signed(v))
-    frame = pd.DataFrame({"player 玩家": names, "total 总分": [int(totals.get(n, 0)) for n in names]})
-    st.dataframe(frame, hide_index=True, key="totals_table", width="content")
+
+
+def score_table(names: list[str], pairs: list[dict[str, Any]], totals: dict[str, int]) -> pd.DataFrame:
+    """The pairwise matrix with each player's total as the last column, all signed text."""
+    frame = matrix(names, pairs).map(_signed)
+    frame["total 总分"] = [_signed(int(totals.get(n, 0))) for n in names]
+    for n in names:
+        frame.loc[n, n] = "·"
+    return frame
 
 
 def render_settlement(outcome: engine.Outcome, names: list[str]) -> None:
@@ -101,8 +109,8 @@ def render_settlement(outcome: engine.Outcome, names: list[str]) -> None:
     pairs = [p for p in outcome.data.get("pairs", []) if isinstance(p, dict)]
     if not pairs:
         return
-    st.markdown("**谁赢谁 Who wins from whom** (row player wins this from column player)")
-    st.dataframe(matrix(names, pairs).map(_signed), key="pair_matrix")
+    st.markdown("**谁赢谁 Who wins from whom**: the row player wins this from the column player")
+    st.table(score_table(names, pairs, outcome.totals))
     with st.expander("明细 Itemised, pair by pair", expanded=False):
         for p in pairs:
             v = pair_view(p)

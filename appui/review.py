@@ -87,7 +87,7 @@ def render_seat(
 def _render_row(i: int, row: str, cards: list[str], note: str | None) -> None:
     conf = _confidence(i, row)
     low = [c < LOW_CONFIDENCE for c in conf] if len(conf) == len(cards) else None
-    label, chips, text, pick = st.columns([1.1, 2.6, 2.2, 3.2], vertical_alignment="center")
+    label, chips, text, pick = st.columns([0.8, 2.4, 1.6, 3.9], vertical_alignment="center")
     label.markdown(f"{ROW_LABEL[row]}  \n<small>{ROW_SIZE[row]} cards</small>", unsafe_allow_html=True)
     chips.markdown(row_html(cards, low), unsafe_allow_html=True)
     text.text_input(
