@@ -1,0 +1,183 @@
+"""Hand-built 十三水 reveals for geometry tests: cards as rotated rectangles, known seats and rows.
+
+Produces the same per-scene JSON the dataset generator writes (docs/ARCHITECTURE.md, meta/NAME.json)
+so one converter turns either into detections. Card units: a card is 63 x 88; the corner index
+(rank + pip) occupies x 2..11, y 3..25 at the top-left and the mirrored spot at the bottom-right.
+Orientation follows the architecture: the card's "up" in the image is (sin t, -cos t), so 0 reads
+upright (seat at the bottom) and 90 has the card tops pointing right (seat at the left).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from vision.classes import CLASS_INDEX, CLASS_NAMES
+from vision.types import Detection
+
+CARD_W, CARD_H = 63.0, 88.0
+TL_INDEX = (2.0, 3.0, 11.0, 25.0)
+BR_INDEX = (CARD_W - 11.0, CARD_H - 25.0, CARD_W - 2.0, CARD_H - 3.0)
+ROW_SIZES = {"head": 3, "middle": 5, "tail": 5}
+DECK52 = [c for c in CLASS_NAMES if c not in ("BJ", "SJ")]
+
+
+def _rot(t_deg: float) -> np.ndarray:
+    """Local card/seat frame (x right, y down toward the player) to image axes."""
+    t = math.radians(t_deg)
+    return np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+
+
+def seat_cards(
+    cards: list[str],
+    *,
+    spacing: float = 0.45,
+    row_gap: float = 0.75,
+    head_far: bool = True,
+    rows: dict[str, int] | None = None,
+    jitter: float = 0.0,
+    rng: np.random.Generator | None = None,
+) -> list[dict]:
+    """One seat in its own frame: dicts with card, row, position, corners (4x2), BR visible."""
+    rng = rng or np.random.default_rng(0)
+    sizes = rows or ROW_SIZES
+    order = ["head", "middle", "tail"] if head_far else ["tail", "middle", "head"]
+    out, it = [], iter(cards)
+    for r, row in enumerate(order):
+        k = sizes[row]
+        y = r * row_gap * CARD_H
+        for i in range(k):
+            x = (i - (k - 1) / 2) * spacing * CARD_W - CARD_W / 2
+            dx, dy = rng.normal(0, jitter * CARD_W, 2) if jitter else (0.0, 0.0)
+            a = math.radians(rng.normal(0, 3.0)) if jitter else 0.0
+            R = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+            corners = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]]) @ R.T + [x + dx, y + dy]
+            br_visible = i == k - 1 and (r == 2 or row_gap >= 0.97)
+            out.append({"card": next(it), "row": row, "position": i, "local": corners, "R": R,
+                        "br": br_visible})
+    return out
+
+
+def build_table(
+    n_seats: int,
+    *,
+    seed: int = 0,
+    px_per_unit: float = 0.9,
+    first_orientation: float = 0.0,
+    orientations: list[float] | None = None,
+    spacing: float = 0.45,
+    row_gap: float = 0.75,
+    head_far: bool | list[bool] = True,
+    jitter: float = 0.0,
+    tilt: float = 0.0,
+    seat_rows: dict[int, dict[str, int]] | None = None,
+) -> dict:
+    """A scene in the generator's meta format, seats evenly round the table from `first_orientation`."""
+    rng = np.random.default_rng(seed)
+    deck = list(DECK52) if n_seats <= 4 else list(DECK52) + [c for c in DECK52 if c.endswith("s")]
+    rng.shuffle(deck)
+    if orientations is None:
+        orientations = [(first_orientation + i * 360.0 / n_seats) % 360 for i in range(n_seats)]
+    reach = (4 * spacing + 1) * CARD_W / 2 + 20
+    depth = (2 * row_gap + 1) * CARD_H / 2 + 20
+    radius = 0.0 if n_seats == 1 else max(depth + 60, math.hypot(reach, depth) / math.sin(math.pi / n_seats))
+    seats, cards = [], []
+    for s, t in enumerate(orientations):
+        up = np.array([math.sin(math.radians(t)), -math.cos(math.radians(t))])
+        centre = -radius * up
+        hf = head_far[s] if isinstance(head_far, list) else head_far
+        rows = (seat_rows or {}).get(s)
+        n = sum((rows or ROW_SIZES).values())
+        local = seat_cards(deck[:n], spacing=spacing, row_gap=row_gap, head_far=hf, rows=rows,
+                           jitter=jitter, rng=rng)
+        deck = deck[n:]
+        ys = [c["local"][:, 1].mean() for c in local]
+        mid = np.array([0.0, (min(ys) + max(ys)) / 2])
+        R = _rot(t)
+        seats.append({"seat": s, "orientation_deg": t, "center": centre.tolist()})
+        for c in local:
+            quad = (c["local"] - mid) @ R.T + centre
+
+            def idx(box, c=c, R=R, centre=centre, mid=mid):
+                x1, y1, x2, y2 = box
+                pts = np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]]) @ c["R"].T + c["local"][0]
+                return (pts - mid) @ R.T + centre
+
+            cards.append({"card": c["card"], "seat": s, "row": c["row"], "position": c["position"],
+                          "quad": quad, "idx": [(idx(TL_INDEX), True), (idx(BR_INDEX), c["br"])]})
+    pts = np.concatenate([c["quad"] for c in cards])
+    lo = pts.min(0) - 40
+    size = pts.max(0) + 40 - lo
+    H = None
+    if tilt:
+        src = np.array([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]], np.float64)
+        dst = src + rng.uniform(-tilt, tilt, (4, 2)) * size
+        H = _homography(src, dst)
+
+    def tf(p):
+        p = (np.asarray(p) - lo) * px_per_unit / px_per_unit  # shift first, scale after warp
+        if H is not None:
+            q = np.c_[p, np.ones(len(p))] @ H.T
+            p = q[:, :2] / q[:, 2:]
+        return p * px_per_unit
+
+    all_pts = tf(pts)
+    shift = all_pts.min(0) - 40 * px_per_unit
+    out_cards = []
+    for c in cards:
+        quad = tf(c["quad"]) - shift
+        indices = []
+        for pts4, vis in c["idx"]:
+            q = tf(pts4) - shift
+            indices.append({"box": [*q.min(0).tolist(), *q.max(0).tolist()], "visible": bool(vis)})
+        out_cards.append({"card": c["card"], "seat": c["seat"], "row": c["row"], "position": c["position"],
+                          "quad": quad.tolist(), "indices": indices})
+    for s in seats:
+        s["center"] = (tf(np.array([s["center"]]))[0] - shift).tolist()
+    ext = (all_pts.max(0) - shift + 40 * px_per_unit).astype(int)
+    return {"image": f"layout{seed}.jpg", "width": int(ext[0]), "height": int(ext[1]), "kind": "table",
+            "deck": 52 if n_seats <= 4 else 65, "seats": seats, "cards": out_cards}
+
+
+def _homography(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    A = []
+    for (x, y), (u, v) in zip(src, dst, strict=True):
+        A.append([x, y, 1, 0, 0, 0, -u * x, -u * y, -u])
+        A.append([0, 0, 0, x, y, 1, -v * x, -v * y, -v])
+    _, _, vt = np.linalg.svd(np.array(A))
+    return vt[-1].reshape(3, 3) / vt[-1, -1]
+
+
+def scores_for(
+    card: str, rng: np.random.Generator, *, misread_as: str | None = None
+) -> tuple[str, float, np.ndarray]:
+    """A plausible sigmoid score vector: the true class high, a look-alike lower, the rest near 0."""
+    p = rng.uniform(0.0, 0.03, len(CLASS_NAMES))
+    true = CLASS_INDEX[card]
+    look = (true + rng.integers(1, len(CLASS_NAMES))) % len(CLASS_NAMES)
+    if misread_as is None:
+        p[true] = rng.uniform(0.6, 0.99)
+        p[look] = rng.uniform(0.03, 0.25)
+        return card, float(p[true]), p.astype(np.float32)
+    wrong = CLASS_INDEX[misread_as]
+    p[wrong] = rng.uniform(0.45, 0.9)
+    p[true] = rng.uniform(0.15, p[wrong] * 0.9)
+    return misread_as, float(p[wrong]), p.astype(np.float32)
+
+
+def detections(scene: dict, *, seed: int = 0, drop: float = 0.0, misread: float = 0.0) -> list[Detection]:
+    """Perfect (or damaged) detections from a scene: one per visible index box."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for c in scene["cards"]:
+        for ix in c["indices"]:
+            if not ix["visible"] or rng.random() < drop:
+                continue
+            wrong = None
+            if rng.random() < misread:
+                wrong = CLASS_NAMES[(CLASS_INDEX[c["card"]] + int(rng.integers(1, 52))) % 52]
+            name, conf, p = scores_for(c["card"], rng, misread_as=wrong)
+            out.append(Detection(name, tuple(float(v) for v in ix["box"]), conf, p))
+    order = rng.permutation(len(out))
+    return [out[i] for i in order]

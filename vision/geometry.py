@@ -1,0 +1,581 @@
+"""From corner-index detections to seats and rows: plain data in, plain data out, no model.
+
+The steps, each a small function so tests can pin them down:
+
+1. `index_scale`: the size of one index (median box side); every distance below is in these units,
+   so the same code reads a close-up and a whole table.
+2. `merge_corners`: a card shows its index twice (top-left, and bottom-right on the last card of a
+   row); two detections of the same card at a card-diagonal apart are one physical card. With a
+   65-card deck a card may legitimately exist twice: pairs are only made at that distance.
+3. `fix_with_deck`: each card exists once (twice in a 65-card deck): when the model's top classes
+   break that, an assignment of physical cards to deck cards over the log class scores picks the
+   most probable consistent reading. Cards it changes keep `changed_from` and raise a problem.
+4. `group_seats`: cards cluster by seat (single-linkage, cut to the expected number of seats).
+5. `fit_rows`: a seat's rows are lines of nearly collinear index centres; the row direction is the
+   angle whose perpendicular projection piles the points up most (a projection profile), the
+   player's side is away from the table centre, and a 1-D split of the projections gives the rows.
+   The 3-card end row is the head, the next the middle, the far one the tail.
+6. `read_table`: all of it, plus the problems: wrong counts, duplicates, changes, low confidence,
+   cards in no seat. Nothing is guessed silently.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .assign import assign
+from .classes import CLASS_INDEX, CLASS_NAMES, JOKERS
+from .types import ROWS, Detection, Problem, ReadCard, SeatRead, TableRead
+
+ROW_SIZES = {"head": 3, "middle": 5, "tail": 5}
+SEAT_SIZE = 13
+
+
+@dataclass(frozen=True)
+class GeometryConfig:
+    """Tolerances, in index heights (the median detection box side) unless said otherwise."""
+
+    pair_min: float = 1.6  # top-left to bottom-right index centres of one card: 1.6..5.5 indices
+    pair_max: float = 5.5
+    pair_typical: float = 3.5
+    pair_offset: tuple[float, float] = (2.3, 2.7)  # bottom-right minus top-left index, seat frame
+    pair_tolerance: float = 0.5  # beyond this the pair is doubtful: kept only if the counts agree
+    pair_split: float = 1.2  # beyond this it is two cards (a 65-card deck's copies)
+    line_sigma: float = 0.25  # spread of index centres around a row line
+    row_gap: float = 0.8  # a gap larger than this between projections starts a new row
+    attach: float = 1.0  # how far off a row line a stray card may be and still join it
+    seat_min: int = 5  # fewer cards than this are not a seat (stray cards)
+    stray_link: float = 8.0  # a card farther than this from any other is a stray, not part of a seat
+    low_confidence: float = 0.5
+    fix_with_deck: bool = True
+
+
+@dataclass
+class _Card:
+    """A physical card while it is being placed: its index points and merged scores."""
+
+    card: str
+    confidence: float
+    boxes: list[tuple[float, float, float, float]]
+    points: list[np.ndarray]
+    scores: np.ndarray | None
+    corners_disagree: bool = False
+    changed_from: str | None = None
+    anchor: np.ndarray | None = None  # the top-left index centre, once the seat frame is known
+
+    @property
+    def center(self) -> np.ndarray:
+        return np.mean(self.points, axis=0)
+
+    def read(self) -> ReadCard:
+        c = self.center
+        return ReadCard(self.card, (float(c[0]), float(c[1])), float(self.confidence), list(self.boxes),
+                        self.changed_from, self.scores)
+
+
+def index_scale(dets: list[Detection]) -> float:
+    """Median longer side of the detection boxes: one index height, the unit of all tolerances."""
+    if not dets:
+        return 1.0
+    sides = [max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in dets]
+    return float(max(np.median(sides), 1e-6))
+
+
+def merge_corners(dets: list[Detection], scale: float, cfg: GeometryConfig = GeometryConfig()) -> list[_Card]:
+    """Pair same-card detections a card diagonal apart; each pair or single is one physical card."""
+    by_card: dict[str, list[int]] = {}
+    for i, d in enumerate(dets):
+        by_card.setdefault(d.card, []).append(i)
+    used: set[int] = set()
+    cards: list[_Card] = []
+    for idx in by_card.values():
+        pairs = []
+        for a in range(len(idx)):
+            for b in range(a + 1, len(idx)):
+                pa, pb = np.array(dets[idx[a]].center), np.array(dets[idx[b]].center)
+                dist = float(np.linalg.norm(pa - pb)) / scale
+                if cfg.pair_min <= dist <= cfg.pair_max:
+                    pairs.append((abs(dist - cfg.pair_typical), idx[a], idx[b]))
+        for _, a, b in sorted(pairs):
+            if a in used or b in used:
+                continue
+            used |= {a, b}
+            cards.append(_combine(dets[a], dets[b]))
+    for i, d in enumerate(dets):
+        if i not in used:
+            cards.append(_Card(d.card, d.confidence, [d.box], [np.array(d.center)], d.scores))
+    return cards
+
+
+def _combine(a: Detection, b: Detection) -> _Card:
+    """Two corners of one card: the evidence adds up (scores multiply, then renormalise the top)."""
+    if a.scores is not None and b.scores is not None:
+        joint = np.sqrt(np.clip(a.scores, 1e-6, 1) * np.clip(b.scores, 1e-6, 1))
+        top = int(joint.argmax())
+        card, conf = CLASS_NAMES[top], float(max(a.confidence, b.confidence) if CLASS_NAMES[top] in
+                                              (a.card, b.card) else joint[top])
+        scores = joint.astype(np.float32)
+    else:
+        card, conf, scores = a.card, max(a.confidence, b.confidence), None
+    return _Card(card, conf, [a.box, b.box], [np.array(a.center), np.array(b.center)], scores,
+                 corners_disagree=a.card != b.card)
+
+
+def deck_capacity(deck: int) -> dict[str, int]:
+    """How often each card may appear: once in 52 (jokers once), twice in a 65-card deck."""
+    cap = 2 if deck > 54 else 1
+    return {c: (1 if c in JOKERS else cap) for c in CLASS_NAMES}
+
+
+def fix_with_deck(cards: list[_Card], deck: int) -> list[_Card]:
+    """Re-read cards so no card appears more often than the deck holds, most probable first.
+
+    Only runs when the top classes conflict; then the assignment maximises the summed log scores,
+    so a card keeps its top class unless another card has a stronger claim to it.
+    """
+    cap = deck_capacity(deck)
+    counts = Counter(c.card for c in cards)
+    if all(n <= cap[k] for k, n in counts.items()):
+        return []
+    scored = [i for i, c in enumerate(cards) if c.scores is not None]
+    held = Counter(c.card for c in cards if c.scores is None)  # unscored cards keep their class
+    slots = [name for name in CLASS_NAMES for _ in range(max(0, cap[name] - held[name]))]
+    if not scored or len(scored) > len(slots):
+        return []
+    logp = np.log(np.clip(np.stack([cards[i].scores for i in scored]).astype(np.float64), 1e-9, 1.0))
+    cost = -logp[:, [CLASS_INDEX[s] for s in slots]]
+    cols = assign(cost)
+    changed = []
+    for i, col in zip(scored, cols, strict=True):
+        new = slots[int(col)]
+        c = cards[i]
+        if new != c.card:
+            c.changed_from, c.card = c.card, new
+            c.confidence = float(c.scores[CLASS_INDEX[new]])
+            changed.append(c)
+    return changed
+
+
+# ----------------------------------------------------------------------------------------- seats
+def _mst(points: np.ndarray) -> list[tuple[float, int, int]]:
+    """Edges of the Euclidean minimum spanning tree (Prim, O(n^2)): single-linkage in one pass."""
+    n = len(points)
+    if n < 2:
+        return []
+    d = np.linalg.norm(points[:, None] - points[None], axis=2)
+    in_tree = np.zeros(n, bool)
+    in_tree[0] = True
+    best = d[0].copy()
+    parent = np.zeros(n, int)
+    edges = []
+    for _ in range(n - 1):
+        cand = np.where(in_tree, np.inf, best)
+        j = int(np.argmin(cand))
+        edges.append((float(cand[j]), int(parent[j]), j))
+        in_tree[j] = True
+        closer = d[j] < best
+        best[closer] = d[j][closer]
+        parent[closer] = j
+    return edges
+
+
+def _components(n: int, edges: list[tuple[float, int, int]]) -> list[list[int]]:
+    parent = list(range(n))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for _, a, b in edges:
+        parent[find(a)] = find(b)
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(i)
+    return sorted(groups.values(), key=lambda g: (-len(g), g[0]))
+
+
+def _kmeans(points: np.ndarray, k: int, iters: int = 30) -> list[list[int]]:
+    """Fallback when seats touch: k-means from farthest-point seeds (deterministic)."""
+    centres = [points[np.argmax(np.linalg.norm(points - points.mean(0), axis=1))]]
+    while len(centres) < k:
+        d = np.min([np.linalg.norm(points - c, axis=1) for c in centres], axis=0)
+        centres.append(points[int(np.argmax(d))])
+    C = np.array(centres, float)
+    for _ in range(iters):
+        lab = np.argmin(np.linalg.norm(points[:, None] - C[None], axis=2), axis=1)
+        C = np.array([points[lab == j].mean(0) if np.any(lab == j) else C[j] for j in range(k)])
+    return [list(np.flatnonzero(lab == j)) for j in range(k) if np.any(lab == j)]
+
+
+def group_seats(
+    centers: np.ndarray, n_seats: int | None, scale: float = 1.0, cfg: GeometryConfig = GeometryConfig()
+) -> tuple[list[list[int]], list[int]]:
+    """Split card centres into seats; returns (seats as index lists, stray indices).
+
+    Without `n_seats`, the count is the number of 13s in the cards (1..5). The longest single-linkage
+    links are cut until that many groups of >= `seat_min` cards exist; small groups are strays.
+    """
+    n = len(centers)
+    if n == 0:
+        return [], []
+    k = n_seats or int(min(5, max(1, round(n / SEAT_SIZE))))
+    edges = sorted(_mst(centers))
+    best: list[list[int]] | None = None
+    for cut in range(len(edges) + 1):
+        if best is not None and edges[len(edges) - cut][0] < cfg.stray_link * scale:
+            break  # the remaining links are within seats
+        groups = _components(n, edges[: len(edges) - cut])
+        big = [g for g in groups if len(g) >= cfg.seat_min]
+        if len(big) == k:
+            best = groups  # and keep cutting long links while only strays fall off
+        elif len(big) > k or best is not None:
+            break
+    if best is None:
+        groups = _kmeans(centers, k)
+        return [sorted(g) for g in groups], []
+    seats = [sorted(g) for g in best if len(g) >= cfg.seat_min]
+    strays = sorted(i for g in best if len(g) < cfg.seat_min for i in g)
+    return seats, strays
+
+
+# ------------------------------------------------------------------------------------------- rows
+@dataclass
+class SeatFrame:
+    """A seat's reading frame: `right` along its rows as the player sees them, `down` toward the player."""
+
+    right: np.ndarray
+    down: np.ndarray
+    orientation_deg: float
+    rows: list[list[int]] = field(default_factory=list)  # far to near, each left to right
+    lines: list[float] = field(default_factory=list)  # each row's mean `down` projection
+
+
+def row_direction(points: np.ndarray, scale: float, sigma: float = 0.25) -> float:
+    """The angle (degrees, 0..180) along which the points line up best (projection profile).
+
+    >>> pts = np.array([[x * 30.0, y * 100.0 + x * 5] for y in range(3) for x in range(5)])
+    >>> round(row_direction(pts, 20.0), 1)
+    9.5
+    """
+    if len(points) < 2:
+        return 0.0
+    s2 = (sigma * scale) ** 2
+
+    def score(angles: np.ndarray) -> np.ndarray:
+        a = np.radians(angles)
+        normal = np.stack([-np.sin(a), np.cos(a)])  # 2 x A
+        y = points @ normal  # n x A
+        d = y[:, None, :] - y[None, :, :]
+        return np.exp(-(d**2) / (2 * s2)).sum(axis=(0, 1))
+
+    coarse = np.arange(0.0, 180.0, 1.0)
+    best = coarse[int(np.argmax(score(coarse)))]
+    fine = best + np.arange(-1.0, 1.0001, 0.1)
+    return float(fine[int(np.argmax(score(fine)))] % 180.0)
+
+
+def _split_1d(values: np.ndarray, gap: float, max_groups: int = 3) -> list[list[int]]:
+    """Indices grouped by gaps in their sorted values; at most `max_groups`, smallest gaps merged."""
+    order = np.argsort(values, kind="stable")
+    v = values[order]
+    gaps = np.diff(v)
+    cuts = sorted(np.flatnonzero(gaps > gap).tolist(), key=lambda i: -gaps[i])[: max_groups - 1]
+    groups, start = [], 0
+    for c in sorted(cuts):
+        groups.append(order[start : c + 1].tolist())
+        start = c + 1
+    groups.append(order[start:].tolist())
+    return groups
+
+
+def fit_rows(
+    cards: list[_Card], scale: float, toward: np.ndarray | None, cfg: GeometryConfig = GeometryConfig()
+) -> SeatFrame:
+    """Find one seat's row direction, its player's side, each card's top-left index, and the rows.
+
+    `toward` is the direction from the seat to the table centre (None for a seat alone); the player
+    sits on the other side. A seat alone uses the bottom-right corners it sees (they lie below and to
+    the right of their row in the player's frame) and, failing those, assumes it reads upright.
+    """
+    pts = np.array([p for c in cards for p in c.points])
+    phi = math.radians(row_direction(pts, scale, cfg.line_sigma))
+    right = np.array([math.cos(phi), math.sin(phi)])
+    down = np.array([-math.sin(phi), math.cos(phi)])
+
+    single = np.array([c.points[0] @ down for c in cards if len(c.points) == 1])
+
+    def on_line(y: float) -> float:
+        """Distance (index heights) from projection y to the nearest pile of single-corner cards."""
+        if len(single) < 2:
+            return math.inf
+        d = np.sort(np.abs(single - y))
+        return float(d[1] if len(d) > 1 and d[0] < 1e-9 else d[0]) / scale
+
+    sign = 0.0
+    if toward is not None and np.linalg.norm(toward) > 0:
+        sign = -1.0 if float(toward @ down) > 0 else 1.0
+    else:
+        votes = 0.0
+        for c in cards:
+            if len(c.points) == 2:
+                y0, y1 = (p @ down for p in c.points)
+                d0, d1 = on_line(y0), on_line(y1)
+                if min(d0, d1) < cfg.attach and abs(d0 - d1) > cfg.attach:
+                    tl, br = (c.points[0], c.points[1]) if d0 < d1 else (c.points[1], c.points[0])
+                    votes += 1.0 if float((br - tl) @ down) > 0 else -1.0
+        sign = 1.0 if votes > 0 else -1.0 if votes < 0 else (1.0 if down[1] >= 0 else -1.0)
+    right, down = right * sign, down * sign
+    up = -down
+    orientation = math.degrees(math.atan2(up[0], -up[1])) % 360.0
+
+    for c in cards:  # the top-left corner is the one nearer the table (smaller `down`)
+        c.anchor = min(c.points, key=lambda p: float(p @ down))
+    ys = np.array([c.anchor @ down for c in cards])
+    groups = _split_1d(ys, cfg.row_gap * scale)
+    rows = [sorted(g, key=lambda i: float(cards[i].anchor @ right)) for g in groups]
+    return SeatFrame(right, down, round(orientation, 1), rows, [float(ys[g].mean()) for g in groups])
+
+
+def name_rows(counts: list[int]) -> list[str]:
+    """Names for rows ordered far to near: the end with 3 cards is the head, then middle, tail.
+
+    >>> name_rows([3, 5, 5]), name_rows([5, 5, 3]), name_rows([5, 4, 4]), name_rows([2, 5])
+    (['head', 'middle', 'tail'], ['tail', 'middle', 'head'], ['tail', 'middle', 'head'], ['head', 'middle'])
+    """
+    if len(counts) == 3:
+        far_head = abs(counts[0] - 3) + abs(counts[2] - 5)
+        near_head = abs(counts[2] - 3) + abs(counts[0] - 5)
+        return ["head", "middle", "tail"] if far_head <= near_head else ["tail", "middle", "head"]
+    if len(counts) == 2:
+        return ["head", "middle"] if counts[0] <= counts[1] else ["middle", "head"]
+    return ["middle"] * len(counts)
+
+
+# ------------------------------------------------------------------------------------------ table
+def _pair_deviation(c: _Card, fr: SeatFrame, offset: np.ndarray, scale: float) -> float:
+    """How far (index heights) a merged card's second corner is from where the deck puts it."""
+    if len(c.points) != 2 or c.anchor is None:
+        return 0.0
+    other = c.points[1] if c.anchor is c.points[0] else c.points[0]
+    v = np.array([(other - c.anchor) @ fr.right, (other - c.anchor) @ fr.down]) / scale
+    return float(np.max(np.abs(v - offset)))
+
+
+def _split(cards: list[_Card], g: list[int], i: int) -> None:
+    """Undo a merge: card i becomes its first corner; its second is appended as a card of its own."""
+    c = cards[i]
+    cards[i] = _Card(c.card, c.confidence, [c.boxes[0]], [c.points[0]], c.scores)
+    cards.append(_Card(c.card, c.confidence, [c.boxes[1]], [c.points[1]], c.scores))
+    g.append(len(cards) - 1)
+
+
+def _layout_error(fr: SeatFrame) -> int:
+    """How far a seat's row counts are from 3/5/5 (and 13 in all)."""
+    names = name_rows([len(r) for r in fr.rows])
+    got = dict.fromkeys(ROW_SIZES, 0)
+    for name, row in zip(names, fr.rows, strict=True):
+        got[name] += len(row)
+    return sum(abs(got[r] - n) for r, n in ROW_SIZES.items()) + abs(sum(got.values()) - SEAT_SIZE)
+
+
+def _corner_offset(
+    cards: list[_Card], frames: list[tuple[SeatFrame, list[int]]], scale: float, cfg: GeometryConfig
+) -> np.ndarray:
+    """Where a card's second index sits from its first (right, down; index heights): the median
+    over this photo's merged cards (the deck's design), or the usual layout when there are few."""
+    vs = []
+    for fr, g in frames:
+        for i in g:
+            c = cards[i]
+            if len(c.points) == 2 and c.anchor is not None:
+                other = c.points[1] if c.anchor is c.points[0] else c.points[0]
+                vs.append([(other - c.anchor) @ fr.right / scale, (other - c.anchor) @ fr.down / scale])
+    if len(vs) < 3:
+        return np.array(cfg.pair_offset)
+    return np.median(np.array(vs), axis=0)
+
+
+def _seat_order(centres: list[np.ndarray], table: np.ndarray) -> list[int]:
+    """Seat indices clockwise (on screen) starting from the one nearest the bottom of the photo."""
+    if not centres:
+        return []
+    ang = [(math.degrees(math.atan2(c[1] - table[1], c[0] - table[0])) - 90.0) % 360.0 for c in centres]
+    # the seat nearest straight down starts, even if it is slightly right of centre (angle near 360)
+    start = min(range(len(ang)), key=lambda i: min(ang[i], 360.0 - ang[i]))
+    return sorted(range(len(ang)), key=lambda i: (ang[i] - ang[start]) % 360.0)
+
+
+def read_table(
+    dets: list[Detection],
+    *,
+    seats: int | None = None,
+    deck: int | None = None,
+    width: int = 0,
+    height: int = 0,
+    cfg: GeometryConfig = GeometryConfig(),
+) -> TableRead:
+    """Seats, rows and problems from detections. `seats` (1..5) if known; `deck` 52 or 65 (default:
+    65 for five seats, else 52)."""
+    problems: list[Problem] = []
+    scale = index_scale(dets)
+    cards = merge_corners(dets, scale, cfg)
+    centers = np.array([c.center for c in cards]).reshape(-1, 2)
+    groups, strays = group_seats(centers, seats, scale, cfg)
+    n_seats = len(groups)
+    deck = deck or (65 if (seats or n_seats) >= 5 else 52)
+
+    table_centre = (
+        np.mean([centers[g].mean(0) for g in groups], axis=0)
+        if n_seats > 1
+        else np.array([width / 2, height / 2]) if width and height else None
+    )
+    frames: list[tuple[SeatFrame, list[int], np.ndarray]] = []
+    for g in groups:
+        centre = centers[g].mean(0)
+        toward = (table_centre - centre) if n_seats > 1 else None
+        frames.append((fit_rows([cards[i] for i in g], scale, toward, cfg), g, centre))
+
+    # Same-card pairs must sit like the two corners of one card in the seat's frame (down and to the
+    # right, the same way on every card). With a 65-card deck two copies of a card can be a card
+    # diagonal apart: such a "pair" fails this test and is split back into two cards.
+    offset = _corner_offset(cards, [(fr, g) for fr, g, _ in frames], scale, cfg)
+    for k, (fr, g, centre) in enumerate(frames):
+        toward = (table_centre - centre) if n_seats > 1 else None
+        doubtful = []
+        for i in list(g):
+            dev = _pair_deviation(cards[i], fr, offset, scale)
+            if dev > cfg.pair_split:
+                _split(cards, g, i)
+            elif dev > cfg.pair_tolerance:
+                doubtful.append(i)
+        fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
+        if _layout_error(fr) > 0:  # a wrong count: any pair may be two copies (65-card deck)
+            doubtful = [i for i in g if len(cards[i].points) == 2]
+        # Undo the merge that brings the counts closest to 3/5/5, the least card-like pair first;
+        # repeat while it helps. Never split a pair unless the counts say so.
+        while doubtful and _layout_error(fr) > 0:
+            best = None
+            for i in doubtful:
+                trial_cards, trial_g = list(cards), list(g)
+                _split(trial_cards, trial_g, i)
+                trial = fit_rows([trial_cards[j] for j in trial_g], scale, toward, cfg)
+                key = (_layout_error(trial), -_pair_deviation(cards[i], fr, offset, scale))
+                if best is None or key < best[0]:
+                    best = (key, i, trial_cards, trial_g)
+            fr = fit_rows([cards[j] for j in g], scale, toward, cfg)  # restore anchors after trials
+            if best is None or best[0][0] >= _layout_error(fr):
+                break
+            _, i, cards[:], g[:] = best
+            doubtful.remove(i)
+            fr = fit_rows([cards[j] for j in g], scale, toward, cfg)
+        frames[k] = (fr, g, centre)
+
+    changed = fix_with_deck(cards, deck) if cfg.fix_with_deck else []
+
+    # strays near a seat's row line (a card pushed out of line) join that row; the rest are orphans
+    orphans: list[int] = []
+    for i in strays:
+        c = cards[i]
+        best = None
+        for fi, (fr, g, _) in enumerate(frames):
+            anchor = min(c.points, key=lambda p: float(p @ fr.down))
+            y = float(anchor @ fr.down)
+            for ri, line in enumerate(fr.lines):
+                xs = [float(cards[g[j]].anchor @ fr.right) for j in fr.rows[ri]]
+                x = float(anchor @ fr.right)
+                if abs(y - line) < cfg.attach * scale and min(xs) - 4 * scale <= x <= max(xs) + 4 * scale:
+                    d = abs(y - line)
+                    if best is None or d < best[0]:
+                        best = (d, fi, ri, anchor)
+        if best is None:
+            orphans.append(i)
+        else:
+            _, fi, ri, anchor = best
+            fr, g, _ = frames[fi]
+            c.anchor = anchor
+            g.append(i)
+            fr.rows[ri].append(len(g) - 1)
+            fr.rows[ri].sort(key=lambda j: float(cards[g[j]].anchor @ fr.right))
+
+    order = _seat_order([f[2] for f in frames], table_centre if table_centre is not None else np.zeros(2))
+    seat_reads: list[SeatRead] = []
+    seat_of: dict[int, tuple[int, str]] = {}
+    for number, fi in enumerate(order):
+        fr, g, _ = frames[fi]
+        names = name_rows([len(r) for r in fr.rows])
+        sr = SeatRead(number, fr.orientation_deg)
+        for name, row in zip(names, fr.rows, strict=True):
+            target = getattr(sr, name)
+            for j in row:
+                target.append(cards[g[j]].read())
+                seat_of[id(cards[g[j]])] = (number, name)
+        seat_reads.append(sr)
+
+    _fill_by_elimination(seat_reads, deck, problems)
+
+    # ---- problems, each located
+    for sr in seat_reads:
+        n = len(sr.cards)
+        if n != SEAT_SIZE:
+            problems.append(Problem("seat_count", f"{sr.name} has {n} cards instead of {SEAT_SIZE}", sr.seat))
+        for row, want in ROW_SIZES.items():
+            got = len(getattr(sr, row))
+            if got != want:
+                problems.append(Problem("row_length", f"{sr.name} {row}: {got} cards instead of {want}",
+                                        sr.seat, row))
+    if seats and n_seats != seats:
+        problems.append(Problem("seat_missing", f"found {n_seats} seats, expected {seats}"))
+    for c in changed:
+        s, row = seat_of.get(id(c), (None, None))
+        where = f"Seat {s + 1} {row}" if s is not None else "a card outside the seats"
+        problems.append(Problem("changed", f"{where}: read {c.changed_from}, but that card is already on "
+                                f"the table; most likely {c.card}", s, row, c.card))
+    for c in cards:
+        if c.corners_disagree:
+            s, row = seat_of.get(id(c), (None, None))
+            problems.append(Problem("corners_disagree", f"the two corners of one card read differently; "
+                                    f"took {c.card}", s, row, c.card))
+    cap = deck_capacity(deck)
+    where_seen: dict[str, list[tuple[int | None, str | None]]] = {}
+    for c in cards:
+        where_seen.setdefault(c.card, []).append(seat_of.get(id(c), (None, None)))
+    for card, places in where_seen.items():
+        if len(places) > cap[card]:
+            for s, row in places:
+                problems.append(Problem("duplicate", f"{card} is seen {len(places)} times", s, row, card))
+    for sr in seat_reads:
+        for row in ROWS:
+            for rc in getattr(sr, row):
+                if rc.boxes and rc.confidence < cfg.low_confidence and not rc.changed_from:
+                    problems.append(Problem("low_confidence", f"{sr.name} {row}: not sure this is {rc.card} "
+                                            f"({rc.confidence:.0%})", sr.seat, row, rc.card))
+    orphan_reads = [cards[i].read() for i in orphans]
+    for rc in orphan_reads:
+        problems.append(Problem("orphan", f"{rc.card} lies outside every seat", card=rc.card))
+    return TableRead(seat_reads, problems, orphan_reads, width, height)
+
+
+def _fill_by_elimination(seat_reads: list[SeatRead], deck: int, problems: list[Problem]) -> None:
+    """A full 52-card table missing exactly one card: the missing one is known; put it in the short row."""
+    if deck != 52 or len(seat_reads) * SEAT_SIZE != 52:
+        return
+    seen = Counter(c.card for s in seat_reads for c in s.cards)
+    missing = [c for c in CLASS_NAMES[:52] if c not in seen]
+    short = [s for s in seat_reads if len(s.cards) == SEAT_SIZE - 1]
+    if len(missing) != 1 or len(short) != 1 or any(n > 1 for n in seen.values()):
+        return
+    sr = short[0]
+    row = next((r for r, n in ROW_SIZES.items() if len(getattr(sr, r)) < n), None)
+    if row is None:
+        return
+    others = getattr(sr, row)
+    centre = tuple(np.mean([c.center for c in others], axis=0)) if others else (0.0, 0.0)
+    others.append(ReadCard(missing[0], (float(centre[0]), float(centre[1])), 0.0, [], None))
+    problems.append(Problem("inferred", f"{sr.name} {row}: one card was not seen; by elimination it is "
+                            f"{missing[0]}", sr.seat, row, missing[0]))
