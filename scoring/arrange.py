@@ -1,0 +1,440 @@
+"""理牌: the best legal arrangements of 13 cards under a `RuleSet`, by expected score.
+
+Search: all C(13,3) x C(10,5) = 72,072 head/middle/tail splits are considered. The two 5-card rows
+of a split are an unordered pair, and only "weaker one in the middle" can be legal, so that is
+36,036 candidates. All 1,287 five-card subsets and 286 heads are valued in one `fasteval` call
+each, then every candidate's legality and score is a handful of numpy gathers (no Python per split).
+
+Model ("best" = highest expected score against one random opponent, per opponent):
+
+* each row's value v gives P(win), P(lose) against an opponent's row in the same place, from
+  simulated opponent histograms (`scoring.winprob`, one set per preset);
+* expected row points: for each row, points(v) * P(win) - E[opponent's points; opponent wins],
+  with `row_points` or the winning hand's `row_values`;
+* scoop: the product of the three P(win) (rows treated as independent) times (scoop_factor - 1)
+  times the row points, less the same for being scooped;
+* home run (3+ players): my scoop probability to the power of the number of opponents, and being
+  home-run by an opponent from the simulated scoop rate; `opponents` says how many there are;
+* royalties: `on_win` ones weighted by P(win) (and the opponent's by P(lose)), `always` ones
+  counted in full;
+* a special hand the rules let this hand declare is a candidate worth its points.
+
+Limits, on purpose: rows of one opponent are treated as independent (they are positively
+correlated, so scoop chances are somewhat misestimated); the opponent never fouls or declares a
+special and plays without jokers; ties use no tie-breaks; banker mode and caps are not modelled.
+Every arrangement returned is checked legal by the rules engine (`scoring.validity`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from scoring import fasteval, winprob
+from scoring.cards import Card, format_cards, parse_cards, sort_cards
+from scoring.categories import ROWS, Special
+from scoring.errors import ScoringError, TableError
+from scoring.hands import HandValue, evaluate
+from scoring.rules import PRESETS, RuleSet, preset
+from scoring.settlement import Arrangement as _Rows
+from scoring.specials import best_special
+from scoring.validity import out_of_order
+
+Split = tuple[np.ndarray, np.ndarray, np.ndarray]
+"""Positions (into the 13 cards) of head, middle and tail."""
+
+
+@dataclass(frozen=True)
+class Arrangement(_Rows):
+    """One arrangement with what the model expects of it (points per opponent).
+
+    `special`: the special hand declared (then rows are only how the cards are laid out);
+    `win`/`tie`/`lose`: per row probabilities against a random opponent (empty for a special)."""
+
+    expected: float = 0.0
+    special: Special | None = None
+    win: tuple[float, ...] = ()
+    tie: tuple[float, ...] = ()
+    lose: tuple[float, ...] = ()
+    values: tuple[HandValue, ...] = field(default=(), compare=False, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = dict(super().to_json())
+        out["expected"] = round(self.expected, 4)
+        out["declare"] = self.special is not None
+        if self.special is not None:
+            out["special"] = self.special.value
+        else:
+            out["rows"] = {
+                row: {"hand": v.describe(), "win": round(w, 4), "tie": round(t, 4), "lose": round(ls, 4)}
+                for row, v, w, t, ls in zip(ROWS, self.values, self.win, self.tie, self.lose, strict=True)
+            }
+        return out
+
+    def describe(self) -> str:
+        rows = "  |  ".join(format_cards(getattr(self, r)) for r in ROWS)
+        if self.special is not None:
+            return f"{self.expected:+7.2f}  declare {self.special.zh} {self.special.value}  ({rows})"
+        probs = " ".join(f"{r[0]}:{w:.0%}" for r, w in zip(ROWS, self.win, strict=True))
+        return f"{self.expected:+7.2f}  {rows}   (win {probs})"
+
+
+# ------------------------------------------------------------------ the split index (built once)
+
+
+@dataclass(frozen=True)
+class _Index:
+    c5: np.ndarray      # (1287, 5) positions
+    c3: np.ndarray      # (286, 3) positions
+    head: np.ndarray    # (36036,) index into c3
+    a: np.ndarray       # (36036,) index into c5, the first 5-card row
+    b: np.ndarray       # (36036,) index into c5, the other one (a < b)
+
+
+@lru_cache(maxsize=1)
+def _index() -> _Index:
+    c5 = np.array(list(combinations(range(13), 5)), dtype=np.intp)
+    c3 = np.array(list(combinations(range(13), 3)), dtype=np.intp)
+    of_mask = np.full(1 << 13, -1, dtype=np.intp)
+    of_mask[(1 << c5).sum(1)] = np.arange(len(c5))
+    full = (1 << 13) - 1
+    pick = np.array(list(combinations(range(10), 5)), dtype=np.intp)  # 252 ways to pick the middle
+    rest = np.array([[p for p in range(13) if p not in h] for h in c3.tolist()], dtype=np.intp)  # (286, 10)
+    first = rest[:, pick]                                    # (286, 252, 5)
+    mask_a = (1 << first).sum(2)
+    mask_b = full ^ (1 << c3).sum(1)[:, None] ^ mask_a
+    a, b = of_mask[mask_a], of_mask[mask_b]
+    keep = a < b
+    head = np.broadcast_to(np.arange(len(c3))[:, None], a.shape)[keep]
+    return _Index(c5, c3, head, a[keep], b[keep])
+
+
+# ------------------------------------------------------------------ scoring all splits of one hand
+
+
+@dataclass(frozen=True)
+class _Scored:
+    h: np.ndarray
+    m: np.ndarray
+    t: np.ndarray
+    mid_is_a: np.ndarray
+    legal: np.ndarray
+
+
+def _split_values(codes: np.ndarray, tables: fasteval.Tables, strict: bool) -> _Scored:
+    ix = _index()
+    v5 = tables.eval5(codes[ix.c5])
+    v3 = tables.eval3(codes[ix.c3])
+    va, vb = v5[ix.a], v5[ix.b]
+    mid_is_a = va <= vb
+    m = np.minimum(va, vb).astype(np.intp)
+    t = np.maximum(va, vb).astype(np.intp)
+    h = v3[ix.head].astype(np.intp)
+    legal = h < m  # a head never equals a 5-card row on the scale; "equal first cards" sorts below
+    if strict:
+        legal &= m < t
+    return _Scored(h, m, t, mid_is_a, legal)
+
+
+def _expected(s: _Scored, model: winprob.RowModel, rules: RuleSet, opponents: int) -> np.ndarray:
+    """Expected points per opponent of every split (illegal ones included; mask them after)."""
+    h, m, t = s.h, s.m, s.t
+    bh, bm, bt = model.base
+    wh, wm, wt = model.win
+    lh, lm, lt = model.lose
+    ph, pm, pt = model.points
+    th, tm, tt = model.taken
+    e = bh[h] + bm[m] + bt[t]
+    f = rules.scoop_factor
+    p_win = wh[h] * wm[m] * wt[t]
+    won = ph[h] + pm[m] + pt[t]
+    lose_h, lose_m, lose_t = lh[h], lm[m], lt[t]
+    lost = th[h] * lose_m * lose_t + lose_h * tm[m] * lose_t + lose_h * lose_m * tt[t]
+    if f != 1:
+        e += (f - 1) * (won * p_win - lost)
+    hr = rules.home_run_factor
+    if hr != 1 and opponents + 1 >= max(rules.home_run_min_players, 2) and opponents >= 2:
+        e += (hr - 1) * f * (won * p_win ** opponents - lost * model.scoop_rate ** (opponents - 1))
+    return e
+
+
+def _greedy_key(s: _Scored) -> np.ndarray:
+    """Lexicographic (tail, middle, head) as one integer, for the greedy baseline."""
+    return (s.t.astype(np.int64) << 32) | (s.m.astype(np.int64) << 16) | s.h.astype(np.int64)
+
+
+def _positions(k: int, s: _Scored) -> Split:
+    ix = _index()
+    a, b = ix.c5[ix.a[k]], ix.c5[ix.b[k]]
+    mid, tail = (a, b) if s.mid_is_a[k] else (b, a)
+    return ix.c3[ix.head[k]], mid, tail
+
+
+def best_split(codes: np.ndarray, rules: RuleSet, model: winprob.RowModel | None) -> Split:
+    """The best legal split of 13 card codes: by the model, or greedy (strongest tail first) if None."""
+    s = _split_values(codes, fasteval.tables_for(rules), rules.strict_order)
+    if not s.legal.any():
+        raise TableError("these 13 cards have no legal arrangement under these rules")
+    if model is None:
+        key = np.where(s.legal, _greedy_key(s), -1)
+    else:
+        key = np.where(s.legal, _expected(s, model, rules, 3), -np.inf)
+    return _positions(int(np.argmax(key)), s)
+
+
+def split_classes(codes: np.ndarray, split: Split) -> np.ndarray:
+    """Rule-independent row classes (`fasteval` table indices) of a split, for histograms."""
+    out = []
+    for r, pos in enumerate(split):
+        c = codes[pos].astype(np.intp)
+        k = int(fasteval.CODE_KEY[c].sum())
+        if r > 0:
+            k += fasteval.SPAN5 * int(np.bitwise_and.reduce(fasteval.CODE_SUIT[c]) != 0)
+        out.append(k)
+    return np.array(out)
+
+
+def split_values(codes: np.ndarray, split: Split, tables: fasteval.Tables) -> np.ndarray:
+    """Row values (evaluator scale) of a split."""
+    return np.array([
+        tables.eval3(codes[split[0]][None])[0], tables.eval5(codes[split[1]][None])[0],
+        tables.eval5(codes[split[2]][None])[0],
+    ])
+
+
+# ------------------------------------------------------------------ public API
+
+
+def _rules(rules: RuleSet | str) -> RuleSet:
+    return preset(rules) if isinstance(rules, str) else rules
+
+
+def _hand(cards: Sequence[Card | str] | str) -> list[Card]:
+    hand = parse_cards(cards)
+    if len(hand) != 13:
+        raise TableError(f"an arrangement needs 13 cards, not {len(hand)}")
+    return hand
+
+
+def _codes(hand: Sequence[Card], rules: RuleSet) -> np.ndarray:
+    codes = fasteval.encode(hand)
+    wild = np.array([rules.is_wild(c) for c in hand])
+    codes[wild] = fasteval.WILD * 4
+    return codes
+
+
+def _make(hand: Sequence[Card], split: Split, rules: RuleSet, expected: float,
+          model: winprob.RowModel | None, special: Special | None = None) -> Arrangement:
+    rows = [tuple(sort_cards(hand[i] for i in pos.tolist())) for pos in split]
+    values = tuple(evaluate(r, rules) for r in rows)
+    if special is not None or model is None:
+        return Arrangement(*rows, expected=expected, special=special, values=values)
+    tables = fasteval.tables_for(rules)
+    v = split_values(_codes(hand, rules), split, tables)
+    win = tuple(float(model.win[r][v[r]]) for r in range(3))
+    lose = tuple(float(model.lose[r][v[r]]) for r in range(3))
+    tie = tuple(max(0.0, 1.0 - w - ls) for w, ls in zip(win, lose, strict=True))
+    return Arrangement(*rows, expected=expected, win=win, tie=tie, lose=lose, values=values)
+
+
+def _special_candidates(hand: Sequence[Card], rules: RuleSet, s: _Scored, codes: np.ndarray,
+                        legal_pick: int | None) -> list[tuple[Special, int, Split]]:
+    """The best special this hand may declare, with a layout that makes it (三同花 / 三顺子 depend on
+    the layout, so a split that shows it is searched for)."""
+    if not rules.specials:
+        return []
+    found: list[tuple[Special, int, Split]] = []
+    ix = _index()
+    # a layout for the card-set specials: any split will do; prefer the best legal one
+    k0 = legal_pick if legal_pick is not None else 0
+    layouts = [k0]
+    wanted = {sp for sp, _ in rules.specials}
+    tables = fasteval.tables_for(rules)
+    if wanted & {Special.THREE_FLUSHES, Special.THREE_STRAIGHTS}:
+        c = codes.astype(np.intp)
+        suit5 = np.bitwise_and.reduce(fasteval.CODE_SUIT[c[ix.c5]], axis=1) != 0
+        suit3 = np.bitwise_and.reduce(fasteval.CODE_SUIT[c[ix.c3]], axis=1) != 0
+        if Special.THREE_FLUSHES in wanted:
+            ok = suit3[ix.head] & suit5[ix.a] & suit5[ix.b]
+            if ok.any():
+                layouts.append(int(np.argmax(np.where(ok, s.legal, -1))))
+        if Special.THREE_STRAIGHTS in wanted:
+            cat5 = tables.category[tables.eval5(c[ix.c5])]
+            straight5 = (cat5 == fasteval.STRAIGHT) | (cat5 == fasteval.STRAIGHT_FLUSH)
+            r3 = np.sort(c[ix.c3] >> 2, axis=1)
+            distinct = (r3[:, 0] != r3[:, 1]) & (r3[:, 1] != r3[:, 2])
+            a23 = (r3[:, 0] == 0) & (r3[:, 1] == 1) & (r3[:, 2] == 12)  # A-2-3 counts
+            consec = distinct & ((r3[:, 2] - r3[:, 0] == 2) | a23)
+            ok = consec[ix.head] & straight5[ix.a] & straight5[ix.b]
+            if ok.any():
+                layouts.append(int(np.argmax(np.where(ok, s.legal, -1))))
+    seen: set[Special] = set()
+    for k in layouts:
+        split = _positions(k, s)
+        rows = {row: [hand[i] for i in pos.tolist()] for row, pos in zip(ROWS, split, strict=True)}
+        values = {row: evaluate(cards, rules) for row, cards in rows.items()}
+        best = best_special(rows, values, rules)
+        if best is not None and best[0] not in seen:
+            seen.add(best[0])
+            found.append((best[0], best[1], split))
+    return found
+
+
+def arrange(cards: Sequence[Card | str] | str, rules: RuleSet | str = "taiwan", top: int = 3,
+            opponents: int = 3, specials: bool = True) -> list[Arrangement]:
+    """The `top` best legal arrangements of 13 cards, highest expected points per opponent first.
+
+    Distinct row values only (two layouts that differ in an equal kicker's suit are one answer).
+    A declarable special hand is a candidate too (`specials=False` leaves it out). See the module
+    docstring for the model. Raises `TableError` when there are not 13 cards or no legal layout."""
+    rules = _rules(rules)
+    hand = _hand(cards)
+    codes = _codes(hand, rules)
+    model = winprob.model_for(rules)
+    s = _split_values(codes, fasteval.tables_for(rules), rules.strict_order)
+    if not s.legal.any():
+        raise TableError("these 13 cards have no legal arrangement under these rules")
+    score = np.where(s.legal, _expected(s, model, rules, opponents), -np.inf)
+    n_legal = int(s.legal.sum())
+    want = min(n_legal, max(top, 1) * 8)
+    cand = np.argpartition(-score, want - 1)[:want] if want < len(score) else np.arange(len(score))
+    cand = cand[np.lexsort((cand, -score[cand]))]
+    out: list[Arrangement] = []
+    seen: set[tuple[int, int, int]] = set()
+    for k in cand.tolist():
+        if not np.isfinite(score[k]):
+            break
+        key = (int(s.h[k]), int(s.m[k]), int(s.t[k]))
+        if key in seen:
+            continue
+        seen.add(key)
+        arr = _make(hand, _positions(k, s), rules, float(score[k]), model)
+        if out_of_order(dict(zip(ROWS, arr.values, strict=True)), rules):
+            continue  # the rules engine has the last word on legality
+        out.append(arr)
+        if len(out) >= top:
+            break
+    if specials:
+        best_k = int(cand[0]) if len(cand) else None
+        for sp, pts, split in _special_candidates(hand, rules, s, codes, best_k):
+            out.append(_make(hand, split, rules, float(pts), model, special=sp))
+        out.sort(key=lambda a: -a.expected)
+        out = out[:top]
+    return out
+
+
+def greedy(cards: Sequence[Card | str] | str, rules: RuleSet | str = "taiwan") -> Arrangement:
+    """The baseline: strongest tail, then the strongest middle of the rest, then the head (legal)."""
+    rules = _rules(rules)
+    hand = _hand(cards)
+    split = best_split(_codes(hand, rules), rules, None)
+    return _make(hand, split, rules, expected_of(hand, split, rules), winprob.model_for(rules))
+
+
+def expected_of(hand: Sequence[Card], split: Split, rules: RuleSet, opponents: int = 3) -> float:
+    """The model's expected points per opponent of one given split."""
+    v = split_values(_codes(hand, rules), split, fasteval.tables_for(rules))
+    s = _Scored(v[0:1], v[1:2], v[2:3], np.ones(1, bool), np.ones(1, bool))
+    return float(_expected(s, winprob.model_for(rules), rules, opponents)[0])
+
+
+def expected_score(head: Sequence[Card | str] | str, middle: Sequence[Card | str] | str,
+                   tail: Sequence[Card | str] | str, rules: RuleSet | str = "taiwan",
+                   opponents: int = 3) -> float:
+    """The model's expected points per opponent of a laid-out arrangement (legal or not)."""
+    rules = _rules(rules)
+    rows = [parse_cards(x) for x in (head, middle, tail)]
+    hand = [c for r in rows for c in r]
+    split = (np.arange(0, 3), np.arange(3, 8), np.arange(8, 13))
+    return expected_of(hand, split, rules, opponents)
+
+
+# ------------------------------------------------------------------ CLI: arrange, check
+
+
+def _cmd_arrange(args: argparse.Namespace) -> int:
+    try:
+        rules = preset(args.rules)
+        result = arrange(args.cards, rules, top=args.top, opponents=args.opponents)
+    except ScoringError as e:
+        return _fail(e, args.json)
+    if args.json:
+        print(json.dumps({"rules": rules.name, "arrangements": [a.to_json() for a in result]},
+                         ensure_ascii=False, indent=2))
+    else:
+        print(f"rules {rules.name}: expected points per opponent ({args.opponents} opponents)")
+        for i, a in enumerate(result, 1):
+            print(f"{i}. {a.describe()}")
+    return 0
+
+
+def _fail(e: ScoringError, as_json: bool) -> int:
+    if as_json:
+        print(json.dumps({"error": "invalid", "message": e.message}, ensure_ascii=False))
+    else:
+        print(f"error: {e.message}", file=sys.stderr)
+    return 2
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    try:
+        rules = preset(args.rules)
+        rows = [parse_cards(x, row=r) for x, r in zip((args.head, args.middle, args.tail), ROWS, strict=True)]
+        for r, cards in zip(ROWS, rows, strict=True):
+            need = 3 if r == "head" else 5
+            if len(cards) != need:
+                raise TableError(f"the {r} row has {len(cards)} cards, it needs {need}", row=r)
+        values = {r: evaluate(c, rules) for r, c in zip(ROWS, rows, strict=True)}
+        fouls = out_of_order(values, rules)
+        hand = [c for r in rows for c in r]
+        best = arrange(hand, rules, top=1) if fouls or args.best else []
+    except ScoringError as e:
+        return _fail(e, args.json)
+    out: dict[str, Any] = {
+        "legal": not fouls,
+        "rows": {r: v.describe() for r, v in values.items()},
+        "expected": round(expected_score(*rows, rules), 4),
+    }
+    if fouls:
+        out["fouls"] = fouls
+    if best:
+        out["best"] = best[0].to_json()
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+    else:
+        rows_text = ", ".join(f"{r}: {d}" for r, d in out["rows"].items())
+        print(("legal" if not fouls else f"相公 (foul): {'; '.join(fouls)}") + f"  [{rows_text}]")
+        print(f"expected points per opponent: {out['expected']:+.2f}")
+        if best:
+            print(f"best legal: {best[0].describe()}")
+    return 0 if not fouls else 1
+
+
+def register_cli(sub: argparse._SubParsersAction) -> None:
+    """`arrange` and `check` subcommands for `python -m scoring` (see `scoring.cli.EXTENSIONS`)."""
+    p = sub.add_parser("arrange", help="best arrangements of 13 cards by expected points",
+                       description="The best legal arrangements of 13 cards under a preset.")
+    p.add_argument("cards", help='13 cards, e.g. "As Kd Qh ..." (quote them)')
+    p.add_argument("--rules", default="taiwan", choices=sorted(PRESETS))
+    p.add_argument("--top", type=int, default=3)
+    p.add_argument("--opponents", type=int, default=3, help="opponents at the table (home-run odds)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_arrange)
+    c = sub.add_parser("check", help="is an arrangement legal (相公?), and the best legal one",
+                       description="Check one arrangement: legal or 相公 (which rows), "
+                                   "and the best legal one.")
+    c.add_argument("head", help="3 cards")
+    c.add_argument("middle", help="5 cards")
+    c.add_argument("tail", help="5 cards")
+    c.add_argument("--rules", default="taiwan", choices=sorted(PRESETS))
+    c.add_argument("--best", action="store_true", help="also show the best arrangement when legal")
+    c.add_argument("--json", action="store_true")
+    c.set_defaults(func=_cmd_check)
