@@ -90,7 +90,9 @@ def render_ledger(ledger: Ledger) -> None:
     cols = st.columns(max(1, len(totals)))
     for col, (name, v) in zip(cols, totals.items(), strict=False):
         col.metric(name, f"{v:+d}" if v else "0")
-    st.line_chart(report.cumulative_frame(rounds), x_label="round 局", y_label="cumulative score 累计")
+    st.line_chart(
+        report.cumulative_frame(rounds), x_label="round 局", y_label="cumulative score 累计", height=260
+    )
     st.dataframe(report.rounds_frame(rounds), hide_index=True, key="ledger_table")
     last = rounds[-1]
     c1, c2 = st.columns(2)

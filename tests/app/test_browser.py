@@ -36,7 +36,7 @@ EXPECTED = {"东 East": "+8", "南 South": "+4", "西 West": "+6", "北 North": 
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed (apt-get install chromium)"),
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium package"),
 ]
 
 
@@ -101,7 +101,19 @@ def test_sample_photo_in_a_real_browser(server: str, tmp_path: Path) -> None:
                 value = m.locator('[data-testid="stMetricValue"]').inner_text().strip()
                 seen.setdefault(label, value)
             assert {k: seen.get(k) for k in EXPECTED} == EXPECTED
+            # The score table (pairwise matrix + totals): each player's row ends with the total.
+            table = page.locator('[data-testid="stTable"]').first
+            for name, total in EXPECTED.items():
+                cells = table.locator("tbody tr", has_text=name).first.locator("td").all_inner_texts()
+                assert cells and cells[-1].strip() == total, (name, cells)
             assert page.locator('[data-testid="stException"]').count() == 0
+            # Streamlit scrolls inside its own container: grow the window to the content for the shot.
+            height = page.evaluate(
+                "() => Math.max(...[...document.querySelectorAll('[data-testid=stMain] *')]"
+                ".slice(0, 4000).map(e => e.scrollHeight))"
+            )
+            page.set_viewport_size({"width": 1280, "height": min(int(height) + 40, 6000)})
+            page.wait_for_timeout(800)
             page.screenshot(path=str(shot), full_page=True)
         finally:
             browser.close()
