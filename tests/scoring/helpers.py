@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from scoring.cards import JOKERS, STANDARD_DECK, Card, format_cards
+from scoring.rules import RuleSet
+from scoring.suggest import suggest_arrangement
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN = REPO / ".." / "shared" / "rules" / "golden-tables.json"
@@ -29,16 +31,19 @@ def deck(jokers: int = 0, extra_suit: str | None = None) -> list[Card]:
 
 
 def random_hands(rng: random.Random, n: int, *, jokers: int = 0, extra_suit: str | None = None,
-                 sorted_rows: bool = True) -> list[dict[str, str]]:
-    """`n` players' rows from one shuffled deck.  `sorted_rows`: the weakest cards go to the head and
-    the strongest to the tail (mostly legal); otherwise rows are cut at random (mostly 相公)."""
+                 legal: RuleSet | None = None, foul_rate: float = 0.0) -> list[dict[str, str]]:
+    """`n` players' rows from one shuffled deck.  With `legal`, each hand is laid out legally under
+    those rules (the fallback arranger), except with probability `foul_rate` it is cut at random
+    (mostly 相公); without, every hand is cut at random."""
     cards = deck(jokers, extra_suit)
     rng.shuffle(cards)
     out = []
     for i in range(n):
         hand = cards[13 * i: 13 * i + 13]
-        if sorted_rows:
-            hand.sort(key=lambda c: c.rank or 15)
-        out.append({"name": f"P{i + 1}", "head": format_cards(hand[:3]), "middle": format_cards(hand[3:8]),
-                    "tail": format_cards(hand[8:])})
+        if legal is not None and rng.random() >= foul_rate:
+            head, middle, tail = suggest_arrangement(hand, legal)
+        else:
+            head, middle, tail = hand[:3], hand[3:8], hand[8:]
+        out.append({"name": f"P{i + 1}", "head": format_cards(head), "middle": format_cards(middle),
+                    "tail": format_cards(tail)})
     return out
