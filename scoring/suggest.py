@@ -41,6 +41,11 @@ def suggest_arrangement(cards: Sequence[Card | str] | str, rules: RuleSet) -> Ro
     hand = parse_cards(cards)
     if len(hand) != 13:
         raise TableError(f"an arrangement needs 13 cards, not {len(hand)}")
+    from scoring.arrange import arrange  # deferred: the solver imports the rules engine
+
+    found = arrange(hand, rules, top=1, specials=False)  # best by expected score, checked legal
+    if found:
+        return list(found[0].head), list(found[0].middle), list(found[0].tail)
     tails = _best_five(hand, rules)
     for _, tail in tails:
         rest = list(hand)
