@@ -1,0 +1,65 @@
+"""Photo of a 十三水 reveal in, seats and rows of cards out (onnxruntime + opencv, no torch).
+
+>>> import vision
+>>> table = vision.read("photo.jpg")              # doctest: +SKIP
+>>> table.to_table()["players"][0]["head"]         # doctest: +SKIP
+['As', 'Ad', '7c']
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .classes import CLASS_NAMES
+from .detector import Detector, ModelMismatchError, ModelMissingError, TileConfig, get_detector
+from .geometry import GeometryConfig, read_table
+from .imageio import ImageReadError, ImageSource, open_photo, read_image
+from .types import Detection, Problem, ReadCard, SeatRead, TableRead
+
+__all__ = [
+    "CLASS_NAMES",
+    "Detection",
+    "Detector",
+    "GeometryConfig",
+    "ImageReadError",
+    "ModelMismatchError",
+    "ModelMissingError",
+    "Problem",
+    "ReadCard",
+    "SeatRead",
+    "TableRead",
+    "TileConfig",
+    "detect",
+    "get_detector",
+    "open_photo",
+    "read",
+    "read_image",
+    "read_table",
+]
+
+
+def _detector(model: str | Path | Detector | None) -> Detector:
+    if isinstance(model, Detector):
+        return model
+    return get_detector(str(model) if model is not None else None)
+
+
+def detect(image: ImageSource, *, model: str | Path | Detector | None = None) -> list[Detection]:
+    """Every corner index in the photo, boxes in pixels of the original (EXIF-rotated) image."""
+    return _detector(model).detect(image)
+
+
+def read(
+    image: ImageSource,
+    *,
+    seats: int | None = None,
+    deck: int | None = None,
+    model: str | Path | Detector | None = None,
+    geometry: GeometryConfig | None = None,
+) -> TableRead:
+    """Seats with head/middle/tail cards, plus what the reader is unsure of (`TableRead.problems`)."""
+    det = _detector(model)
+    photo = open_photo(image, long_side=det.tiles.long_side)
+    dets = det.detect_loaded(photo)
+    return read_table(dets, seats=seats, deck=deck, width=photo.width, height=photo.height,
+                      cfg=geometry or GeometryConfig())

@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from .classes import CLASS_NAMES
-from .imageio import ImageSource, open_photo
+from .imageio import ImageSource, Photo, open_photo
 from .types import Detection
 
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "cards.onnx"
@@ -37,6 +37,38 @@ MODEL_ENV = "CARDS_MODEL"  # overrides the default model path (tests, benchmarks
 
 class ModelMissingError(FileNotFoundError):
     """The ONNX model file is not there (it is trained separately and not in every checkout)."""
+
+
+class ModelMismatchError(ValueError):
+    """The ONNX model's class names (Ultralytics metadata) are not `CLASS_NAMES` in order."""
+
+
+def check_class_names(session, expected: Sequence[str] = CLASS_NAMES) -> None:
+    """Refuse a model trained on another class list or order, instead of misreading every card.
+
+    Ultralytics writes `names` ("{0: 'As', 1: 'Ks', ...}") into the ONNX metadata; models without
+    it, or with bare numbers (an untrained placeholder), pass.
+    """
+    try:
+        meta = session.get_modelmeta().custom_metadata_map
+    except AttributeError:
+        return
+    raw = meta.get("names")
+    if not raw:
+        return
+    import ast
+
+    names = ast.literal_eval(raw)
+    names = [names[k] for k in sorted(names)] if isinstance(names, dict) else list(names)
+    if all(str(n).isdigit() for n in names):
+        return
+    if list(names) != list(expected):
+        pairs = enumerate(zip(names, expected, strict=False))
+        bad = next((i for i, (a, b) in pairs if a != b), min(len(names), len(expected)))
+        raise ModelMismatchError(
+            f"model classes differ from vision.classes at index {bad} "
+            f"({len(names)} names, e.g. {names[bad] if bad < len(names) else None!r})"
+        )
 
 
 @dataclass(frozen=True)
@@ -196,6 +228,7 @@ class Detector:
             self.model_path: Path | None = path
         else:
             self.model_path = None
+        check_class_names(session, class_names)
         self.session = session
         inp = session.get_inputs()[0]
         self.input_name = inp.name
@@ -263,7 +296,10 @@ class Detector:
     def detect(self, image: ImageSource) -> list[Detection]:
         """Corner indices in `image` (path, bytes or BGR array), boxes in original-image pixels."""
         # Decoding straight to the working size lets a JPEG decode at 1/2 or 1/4 scale (fast).
-        photo = open_photo(image, long_side=self.tiles.long_side)
+        return self.detect_loaded(open_photo(image, long_side=self.tiles.long_side))
+
+    def detect_loaded(self, photo: Photo) -> list[Detection]:
+        """Like `detect` for a photo already opened (`open_photo(src, long_side=tiles.long_side)`)."""
         h, w = photo.image.shape[:2]
         s, rot = plan_scale(w, h, self.input_hw, self.tiles)
         return self._detect_array(photo.image, photo.scale * s, s, rot, photo.width, photo.height)

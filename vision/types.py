@@ -100,15 +100,28 @@ class TableRead:
     height: int = 0
 
     def to_table(self, rules: str = "taiwan") -> dict:
-        """The JSON `python -m scoring settle` accepts, with what the reader is unsure of as extra keys."""
+        """The JSON `python -m scoring settle` accepts, with what the reader is unsure of as extra keys.
+
+        The extras sit under keys the rules engine ignores by contract (`meta`, `seat`, `problems`):
+        per player `seat` (0-based) and `meta.confidence` per row; at the top `problems` and
+        `meta` (photo size, cards in no seat).
+        """
         players = []
         for s in self.seats:
+            rows = s.rows()
             players.append(
                 {
                     "name": s.name,
                     **{row: [c.card for c in cards] for row, cards in s.rows().items()},
-                    "confidence": {
-                        row: [round(float(c.confidence), 3) for c in cards] for row, cards in s.rows().items()
+                    "seat": s.seat,
+                    "meta": {
+                        "confidence": {
+                            row: [round(float(c.confidence), 3) for c in cards] for row, cards in rows.items()
+                        },
+                        "changed": {
+                            c.card: c.changed_from for cards in rows.values() for c in cards if c.changed_from
+                        },
+                        "orientation_deg": s.orientation_deg,
                     },
                 }
             )
@@ -116,4 +129,11 @@ class TableRead:
             "rules": rules,
             "players": players,
             "problems": [p.to_json() for p in self.problems],
+            "meta": {
+                "width": self.width,
+                "height": self.height,
+                "orphans": [
+                    {"card": c.card, "confidence": round(float(c.confidence), 3)} for c in self.orphans
+                ],
+            },
         }
