@@ -332,7 +332,7 @@ def fit_rows(
         sign = 1.0 if votes > 0 else -1.0 if votes < 0 else (1.0 if down[1] >= 0 else -1.0)
     right, down = right * sign, down * sign
     up = -down
-    orientation = math.degrees(math.atan2(up[0], -up[1])) % 360.0
+    orientation = math.degrees(math.atan2(-up[0], -up[1])) % 360.0  # as datasets.synth: 90 = up is left
 
     for c in cards:  # the top-left corner is the one nearer the table (smaller `down`)
         c.anchor = min(c.points, key=lambda p: float(p @ down))

@@ -3,8 +3,9 @@
 Produces the same per-scene JSON the dataset generator writes (docs/ARCHITECTURE.md, meta/NAME.json)
 so one converter turns either into detections. Card units: a card is 63 x 88; the corner index
 (rank + pip) occupies x 2..11, y 3..25 at the top-left and the mirrored spot at the bottom-right.
-Orientation follows the architecture: the card's "up" in the image is (sin t, -cos t), so 0 reads
-upright (seat at the bottom) and 90 has the card tops pointing right (seat at the left).
+Orientation follows the architecture and datasets.synth: the card's "up" in the image is
+(-sin t, -cos t), so 0 reads upright (seat at the bottom) and 90 has the card tops pointing left
+(seat at the right of the photo).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ DECK52 = [c for c in CLASS_NAMES if c not in ("BJ", "SJ")]
 def _rot(t_deg: float) -> np.ndarray:
     """Local card/seat frame (x right, y down toward the player) to image axes."""
     t = math.radians(t_deg)
-    return np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+    return np.array([[math.cos(t), math.sin(t)], [-math.sin(t), math.cos(t)]])
 
 
 def seat_cards(
@@ -84,7 +85,7 @@ def build_table(
     radius = 0.0 if n_seats == 1 else max(depth + 60, math.hypot(reach, depth) / math.sin(math.pi / n_seats))
     seats, cards = [], []
     for s, t in enumerate(orientations):
-        up = np.array([math.sin(math.radians(t)), -math.cos(math.radians(t))])
+        up = np.array([-math.sin(math.radians(t)), -math.cos(math.radians(t))])
         centre = -radius * up
         hf = head_far[s] if isinstance(head_far, list) else head_far
         rows = (seat_rows or {}).get(s)

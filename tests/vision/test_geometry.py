@@ -18,6 +18,16 @@ def truth(scene):
     return {k: sorted(v) for k, v in out.items()}
 
 
+def read_seat(true_seat: int, n: int) -> int:
+    """Scenes number seats anticlockwise from the bottom, the reader clockwise: same seat 0."""
+    return (-true_seat) % n
+
+
+def truth_as_read(scene):
+    n = len(scene["seats"])
+    return {(read_seat(s, n), r): v for (s, r), v in truth(scene).items()}
+
+
 def got(tr):
     rows = ("head", "middle", "tail")
     return {(s.seat, r): sorted(c.card for c in getattr(s, r)) for s in tr.seats for r in rows}
@@ -27,7 +37,7 @@ def assert_exact(scene, tr, seat_map=None):
     want = truth(scene)
     n = len({k[0] for k in want})
     assert len(tr.seats) == n
-    seat_map = seat_map or {s: s for s in range(n)}  # true seat -> read seat
+    seat_map = seat_map or {s: read_seat(s, n) for s in range(n)}  # true seat -> read seat
     assert got(tr) == {(seat_map[s], r): v for (s, r), v in want.items()}
     assert not tr.problems, tr.problems
 
@@ -48,11 +58,11 @@ def test_tables_seats_numbered_clockwise_from_bottom(n, first):
     scene = build_table(n, seed=n, first_orientation=first, jitter=0.015, tilt=0.04,
                         head_far=[bool(i % 2) for i in range(n)])
     tr = read_table(detections(scene, seed=2), width=scene["width"], height=scene["height"])
-    # generator seats go round by +360/n in orientation: from the bottom (0) to the left (90)...,
-    # which on screen is clockwise, so read seat i is true seat i when seat 0 is nearest the bottom
+    # seats go round by +360/n in orientation: from the bottom (0) to the right (90)..., which on
+    # screen is anticlockwise, so read seat i (clockwise from the bottom) is true seat -i mod n
     assert_exact(scene, tr)
     for s in tr.seats:
-        want = scene["seats"][s.seat]["orientation_deg"]
+        want = scene["seats"][(-s.seat) % n]["orientation_deg"]
         assert min(abs(s.orientation_deg - want) % 360, 360 - abs(s.orientation_deg - want) % 360) < 8
 
 
@@ -80,7 +90,7 @@ def test_fourteen_card_seat_is_flagged():
     scene = build_table(3, seed=6, seat_rows={2: {"head": 3, "middle": 5, "tail": 6}})
     tr = read_table(detections(scene))
     kinds = {(p.kind, p.seat, p.row) for p in tr.problems}
-    assert ("seat_count", 2, None) in kinds and ("row_length", 2, "tail") in kinds
+    assert ("seat_count", read_seat(2, 3), None) in kinds and ("row_length", read_seat(2, 3), "tail") in kinds
 
 
 def test_duplicate_resolved_from_scores_and_flagged():
@@ -99,11 +109,11 @@ def test_duplicate_resolved_from_scores_and_flagged():
             d = Detection(other, d.box, 0.55, p)
         out.append(d)
     tr = read_table(out)
-    assert got(tr) == truth(scene)
+    assert got(tr) == truth_as_read(scene)
     changed = [c for s in tr.seats for c in s.cards if c.changed_from]
     assert [(c.changed_from, c.card) for c in changed] == [(other, victim["card"])]
     assert [p.kind for p in tr.problems] == ["changed"]
-    assert tr.problems[0].seat == victim["seat"] and tr.problems[0].row == victim["row"]
+    assert tr.problems[0].seat == read_seat(victim["seat"], 2) and tr.problems[0].row == victim["row"]
 
 
 def test_duplicate_without_scores_is_reported():
@@ -123,9 +133,9 @@ def test_missing_card_on_full_table_inferred_by_elimination():
     dets = [d for d in detections(scene) if not any(d.box == pytest.approx(tuple(ix["box"]))
                                                     for ix in gone["indices"])]
     tr = read_table(dets)
-    assert got(tr) == truth(scene)
+    assert got(tr) == truth_as_read(scene)
     assert [(p.kind, p.seat, p.row, p.card) for p in tr.problems] == [
-        ("inferred", gone["seat"], gone["row"], gone["card"])]
+        ("inferred", read_seat(gone["seat"], 4), gone["row"], gone["card"])]
 
 
 def test_low_confidence_and_orphans_are_reported():
