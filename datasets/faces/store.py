@@ -1,0 +1,48 @@
+"""Read normalised designs back: a memory-mapped deck of faces with their index boxes."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from .normalise import DESIGNS_DIR
+
+
+class StoredDeck:
+    """One normalised design. ``face`` returns a read-only BGRA view; nothing is copied until drawn."""
+
+    def __init__(self, path: Path):
+        meta = json.loads((path / "meta.json").read_text())
+        self.name: str = meta["name"]
+        self.licence: str = meta["licence"]
+        self.cards: tuple[str, ...] = tuple(meta["cards"])
+        self._row = {c: i for i, c in enumerate(self.cards)}
+        self._boxes = {c: [tuple(b) for b in bb] for c, bb in meta["boxes"].items()}
+        self._faces = np.load(path / "faces.npy", mmap_mode="r")
+
+    def has(self, card: str) -> bool:
+        return card in self._row
+
+    def face(self, card: str) -> np.ndarray:
+        return self._faces[self._row[card]]
+
+    def boxes(self, card: str) -> list[tuple[int, int, int, int]]:
+        """Top-left and bottom-right index boxes in face pixels (x1, y1, x2, y2)."""
+        return self._boxes[card]
+
+
+def stored_names(root: Path = DESIGNS_DIR) -> list[str]:
+    """Names of the designs normalised into the cache, sorted (so choices by seed are stable)."""
+    if not root.is_dir():
+        return []
+    return sorted(
+        p.name for p in root.iterdir() if (p / "meta.json").is_file() and (p / "faces.npy").is_file()
+    )
+
+
+@lru_cache(maxsize=64)
+def load(name: str, root: Path = DESIGNS_DIR) -> StoredDeck:
+    return StoredDeck(root / name)

@@ -1,0 +1,54 @@
+"""Pick the deck a scene is dealt from: a fetched real design or a freshly styled procedural one."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Protocol
+
+import numpy as np
+
+from datasets.faces import load, stored_names
+
+from .procedural import ProceduralDeck, random_style
+
+
+class Deck(Protocol):
+    """What the renderer needs from a deck: faces and where their corner indices are."""
+
+    name: str
+
+    def has(self, card: str) -> bool: ...
+
+    def face(self, card: str) -> np.ndarray: ...
+
+    def boxes(self, card: str) -> list[tuple[int, int, int, int]]: ...
+
+
+def choose_deck(
+    rng: np.random.Generator, designs: tuple[str, ...] | None, p_procedural: float = 0.4, exotic: bool = True
+) -> Deck:
+    """A procedural deck with probability ``p_procedural`` (always when no design is cached).
+
+    ``designs`` limits the fetched designs to choose from (None: all in the cache, (): none);
+    ``exotic`` False keeps procedural decks to red/black ink on light paper (for colour tests).
+    """
+    names = list(_stored()) if designs is None else list(designs)
+    if not names or rng.random() < p_procedural:
+        return ProceduralDeck(random_style(rng, exotic=exotic), name="procedural")
+    return load(names[int(rng.integers(len(names)))])
+
+
+@lru_cache(maxsize=1)
+def _stored() -> tuple[str, ...]:
+    """The cached designs, listed once per process (the cache does not change during a run)."""
+    return tuple(stored_names())
+
+
+def index_height_frac(deck: Deck, cards: list[str]) -> float:
+    """Median index height as a fraction of the face height: turns a wanted index size into a card size."""
+    fr = []
+    for c in cards[:6]:
+        if deck.has(c):
+            x1, y1, x2, y2 = deck.boxes(c)[0]
+            fr.append((y2 - y1) / deck.face(c).shape[0])
+    return float(np.median(fr)) if fr else 0.2

@@ -1,0 +1,132 @@
+"""Draw a layout onto the table canvas, keeping a per-pixel record of which card is on top.
+
+The owner map is what makes the labels honest: an index is labelled only if enough of its own
+pixels still belong to its card after everything above it (later cards, occluders) was drawn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .layout import Layout, Placed, apply
+
+OCCLUDER_ID = -2
+EMPTY_ID = -1
+
+
+@dataclass
+class Shadow:
+    offset: tuple[float, float]  # canvas px
+    blur: float  # sigma, canvas px
+    strength: float  # 0..1 darkening under the card
+
+
+def _roi(quad: np.ndarray, pad: float, w: int, h: int) -> tuple[int, int, int, int] | None:
+    x1 = max(0, int(np.floor(quad[:, 0].min() - pad)))
+    y1 = max(0, int(np.floor(quad[:, 1].min() - pad)))
+    x2 = min(w, int(np.ceil(quad[:, 0].max() + pad)) + 1)
+    y2 = min(h, int(np.ceil(quad[:, 1].max() + pad)) + 1)
+    if x2 <= x1 or y2 <= y1:
+        return None
+    return x1, y1, x2, y2
+
+
+def draw_card(
+    canvas: np.ndarray, owner: np.ndarray, cid: int, p: Placed, shadow: Shadow | None, shade: float
+) -> None:
+    """Warp one face into its place, drop its shadow first, and claim its pixels in ``owner``."""
+    face = p.deck.face(p.card)
+    M = p.M.astype(np.float64)
+    s = float(np.sqrt(abs(np.linalg.det(M[:, :2]))))
+    if s < 0.8:  # pre-shrink with area averaging so thin index strokes do not alias away
+        f = min(1.0, s * 1.3)
+        fh, fw = face.shape[:2]
+        face = cv2.resize(
+            np.asarray(face), (max(2, round(fw * f)), max(2, round(fh * f))), interpolation=cv2.INTER_AREA
+        )
+        M = M @ np.diag([fw / face.shape[1], fh / face.shape[0], 1.0])
+    fh, fw = face.shape[:2]
+    quad = apply(M, np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], float))
+    H, W = owner.shape
+    pad = 0.0
+    if shadow is not None:
+        pad = float(np.hypot(*shadow.offset)) + 3 * shadow.blur + 2
+    roi = _roi(quad, pad, W, H)
+    if roi is None:
+        return
+    x1, y1, x2, y2 = roi
+    Mr = M.copy()
+    Mr[:, 2] -= (x1, y1)
+    size = (x2 - x1, y2 - y1)
+    warped = cv2.warpAffine(
+        np.asarray(face),
+        Mr,
+        size,
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=(0, 0, 0, 0),
+    )
+    a = warped[..., 3].astype(np.float32) / 255.0
+    region = canvas[y1:y2, x1:x2].astype(np.float32)
+    if shadow is not None:
+        Ms = Mr.copy()
+        Ms[:, 2] += shadow.offset
+        sh = cv2.warpAffine(face[..., 3], Ms, size, flags=cv2.INTER_LINEAR, borderValue=0).astype(np.float32)
+        if shadow.blur > 0.3:
+            sh = cv2.GaussianBlur(sh, (0, 0), shadow.blur)
+        region *= (1 - shadow.strength * sh / 255.0)[..., None]
+    region = region * (1 - a[..., None]) + warped[..., :3].astype(np.float32) * (a[..., None] * shade)
+    canvas[y1:y2, x1:x2] = np.clip(region, 0, 255).astype(np.uint8)
+    owner[y1:y2, x1:x2][a > 0.5] = cid
+
+
+def draw_occluder(
+    canvas: np.ndarray,
+    owner: np.ndarray,
+    poly: np.ndarray,
+    colour: tuple[int, int, int],
+    rng: np.random.Generator,
+) -> None:
+    pts = np.round(poly).astype(np.int32)
+    shade_poly = pts + np.round(rng.uniform(3, 12, 2)).astype(np.int32)
+    dark = canvas.copy()
+    cv2.fillPoly(dark, [shade_poly], (0, 0, 0))
+    cv2.addWeighted(canvas, 0.65, dark, 0.35, 0, dst=canvas)
+    cv2.fillPoly(canvas, [pts], colour, lineType=cv2.LINE_AA)
+    cv2.fillPoly(owner, [pts], OCCLUDER_ID)
+
+
+def draw_layout(
+    canvas: np.ndarray, layout: Layout, rng: np.random.Generator, shadow: Shadow | None
+) -> np.ndarray:
+    """Draw cards in order then occluders; return the owner map (card index, -1 empty, -2 occluder)."""
+    owner = np.full(canvas.shape[:2], EMPTY_ID, np.int16)
+    for cid, p in enumerate(layout.cards):
+        draw_card(canvas, owner, cid, p, shadow, shade=float(rng.uniform(0.86, 1.04)))
+    for occ in layout.occluders:
+        draw_occluder(canvas, owner, occ.poly, occ.colour, rng)
+    return owner
+
+
+def coverage(owner: np.ndarray, cid: int, quad: np.ndarray) -> float:
+    """Fraction of the index quad (canvas px) not showing card ``cid`` (covered or off the canvas)."""
+    H, W = owner.shape
+    roi = _roi(quad, 1, W, H)
+    if roi is None:
+        return 1.0
+    x1, y1, x2, y2 = roi
+    mask = np.zeros((y2 - y1, x2 - x1), np.uint8)
+    cv2.fillConvexPoly(
+        mask, np.round((quad - (x1, y1)) * 4).astype(np.int32), 1, lineType=cv2.LINE_8, shift=2
+    )
+    total_area = float(cv2.contourArea(quad.astype(np.float32)))
+    inside = mask.astype(bool)
+    n = int(inside.sum())
+    if n == 0 or total_area <= 0:
+        return 1.0
+    mine = int((owner[y1:y2, x1:x2][inside] == cid).sum())
+    # parts of the quad outside the canvas count as not showing
+    return float(1.0 - mine / max(n, total_area))
