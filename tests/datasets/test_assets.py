@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from datasets.faces import load, stored_names
-from datasets.real import items, real_root, split_of
+from datasets.real import REAL_ROOT, items, split_of
 from datasets.synth.scene import generate
 
 from .test_labels import _check
@@ -38,7 +38,7 @@ def test_fetched_design_labels_hold_ink():
     assert total >= 10 and good / total >= 0.8, (good, total)
 
 
-@pytest.mark.skipif(not (real_root() / "data.yaml").is_file(), reason="real photo set not present")
+@pytest.mark.skipif(not (REAL_ROOT / "data.yaml").is_file(), reason="real photo set not present")
 def test_real_items_and_split():
     its = items()
     assert len(its) > 100
