@@ -114,9 +114,11 @@ def main() -> None:
     rules = engine.ruleset(settings.preset, settings.options)
     problems = st.session_state.get("problems", [])
     shown = outcome or engine.Outcome("ok")
+    grid = st.columns(2, gap="small")  # two seats side by side on a wide screen; stacked on a phone
     for i, seat in enumerate(seats):
         notes = review.seat_problems(problems, i)
-        guard.call(review.render_seat, i, seat, shown, rules, notes, settings.declare)
+        with grid[i % 2]:
+            guard.call(review.render_seat, i, seat, shown, rules, notes, settings.declare)
     st.button("🆕 New round 新一局 (clear the cards)", key="new_round", on_click=_new_round)
     st.subheader("③ 结算 Settle")
     guard.call(show_outcome, settings, seats, outcome)

@@ -59,9 +59,11 @@ def _apply_sample_truth(result: photo.PhotoResult) -> None:
     for i, p in enumerate(players):
         set_rows(st.session_state, i, p)
     _set_seat_count(len(players), result)
+    reason = (result.error or "").split(". Type the cards")[0]
+    result.error = None
     result.notes.append(
-        "Photo reading is not available yet, so the seats below hold the sample photo's known cards "
-        "(not a read). Edit them to try a correction."
+        f"{reason or 'photo reading unavailable'}. The seats below hold the sample photo's known cards "
+        "(not a read): edit one to try a correction."
     )
 
 

@@ -87,9 +87,13 @@ def render_seat(
 def _render_row(i: int, row: str, cards: list[str], note: str | None) -> None:
     conf = _confidence(i, row)
     low = [c < LOW_CONFIDENCE for c in conf] if len(conf) == len(cards) else None
-    label, chips, text, pick = st.columns([0.8, 2.4, 1.6, 3.9], vertical_alignment="center")
-    label.markdown(f"{ROW_LABEL[row]}  \n<small>{ROW_SIZE[row]} cards</small>", unsafe_allow_html=True)
-    chips.markdown(row_html(cards, low), unsafe_allow_html=True)
+    chips, text, pick_col = st.columns([2.55, 1.6, 0.95], vertical_alignment="bottom", gap="small")
+    chips.markdown(
+        f'<div style="font-size:0.8em;color:#555">{ROW_LABEL[row]} · {ROW_SIZE[row]}</div>'
+        f'<div style="white-space:nowrap;padding-bottom:4px">{row_html(cards, low)}</div>',
+        unsafe_allow_html=True,
+    )
+    pick = pick_col.popover("选", help="pick the cards from a list 选牌")
     text.text_input(
         f"{ROW_LABEL[row]} cards",
         key=txt_key(i, row),
@@ -99,13 +103,13 @@ def _render_row(i: int, row: str, cards: list[str], note: str | None) -> None:
         args=(st.session_state, i, row),
     )
     pick.multiselect(
-        f"{ROW_LABEL[row]} picker",
+        f"{ROW_LABEL[row]}: pick {ROW_SIZE[row]} cards 选牌",
         PICKER_OPTIONS,
         key=pick_key(i, row),
         format_func=pretty,
         max_selections=ROW_SIZE[row],
         placeholder="pick cards 选牌",
-        label_visibility="collapsed",
+        label_visibility="visible",
         on_change=on_pick,
         args=(st.session_state, i, row),
     )
