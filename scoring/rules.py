@@ -106,6 +106,12 @@ class RuleSet:
     banker_cap: int | None = None
     max_players: int = 5
 
+    def __post_init__(self) -> None:
+        # One order for the specials, so equal rule sets compare (and hash) equal however built.
+        order = list(Special)
+        canonical = tuple(sorted(dict(self.specials).items(), key=lambda sp: order.index(sp[0])))
+        object.__setattr__(self, "specials", canonical)
+
     # ----- derived facts, so callers never re-derive them differently -----
     @property
     def deck_size(self) -> int:

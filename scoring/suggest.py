@@ -46,6 +46,14 @@ def suggest_arrangement(cards: Sequence[Card | str] | str, rules: RuleSet) -> Ro
     found = arrange(hand, rules, top=1, specials=False)  # best by expected score, checked legal
     if found:
         return list(found[0].head), list(found[0].middle), list(found[0].tail)
+    return fallback_arrangement(hand, rules)
+
+
+def fallback_arrangement(cards: Sequence[Card | str] | str, rules: RuleSet) -> Rows:
+    """The greedy search alone (no solver): best tail first, then best middle of the rest."""
+    hand = parse_cards(cards)
+    if len(hand) != 13:
+        raise TableError(f"an arrangement needs 13 cards, not {len(hand)}")
     tails = _best_five(hand, rules)
     for _, tail in tails:
         rest = list(hand)
