@@ -109,7 +109,7 @@ def annotate(data: bytes, table_read: Any) -> np.ndarray | None:
         imageio = importlib.import_module("vision.imageio")
         draw = importlib.import_module("vision.draw")
         photo = imageio.open_photo(data)
-        fn = getattr(draw, "draw_read", None) or draw.draw
+        fn = getattr(draw, "draw_table", None) or getattr(draw, "draw_read", None) or draw.draw
         out = fn(photo.image, table_read)
     except Exception:  # noqa: BLE001 - the cards are still listed below the photo
         return None

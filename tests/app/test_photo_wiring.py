@@ -1,0 +1,60 @@
+"""The photo path end to end with a stand-in reader: what `vision.read` returns reaches the seats,
+the low-confidence marks and the per-seat problems, and the annotated photo is drawn.
+
+The stand-in returns the sample's known cards, so this runs before `models/cards.onnx` exists;
+`test_app_flows.test_sample_photo_is_read_by_the_model` covers the real model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import vision
+from appui import photo
+from tests.app.conftest import ROOT, SAMPLE
+from vision.types import Problem, ReadCard, SeatRead, TableRead
+
+
+def fake_read(image, *, seats=None, **_: object) -> TableRead:
+    out = []
+    for i, p in enumerate(SAMPLE["players"]):
+        rows = {}
+        for r in ("head", "middle", "tail"):
+            cards = p[r].split()
+            rows[r] = [
+                ReadCard(c, (100.0 + 40 * k, 100.0 + 60 * i), 0.4 if (i, r, k) == (2, "tail", 0) else 0.95,
+                         [(80.0 + 40 * k, 80.0 + 60 * i, 110.0 + 40 * k, 120.0 + 60 * i)])
+                for k, c in enumerate(cards)
+            ]
+        out.append(SeatRead(i, 0.0, **rows))
+    problems = [
+        Problem("low_confidence", "As at seat 3, tail: not sure of this card", seat=2, row="tail", card="As")
+    ]
+    return TableRead(out, problems, [], 1600, 1200)
+
+
+@pytest.fixture
+def stand_in_reader(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    model = tmp_path / "cards.onnx"
+    model.write_bytes(b"stand-in")
+    monkeypatch.setattr(photo, "MODEL_PATH", model)
+    monkeypatch.setattr(vision, "read", fake_read)
+
+
+def test_read_result_is_annotated(stand_in_reader: None) -> None:
+    result = photo.read((ROOT / "assets" / "sample.jpg").read_bytes())
+    assert result.error is None and result.read is not None
+    assert result.annotated is not None and result.annotated.shape[2] == 3
+
+
+def test_sample_photo_through_the_reader(stand_in_reader: None, ledger_path: Path) -> None:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    at.button(key="sample").click().run()
+    assert not at.exception
+    assert "unavailable" not in "\n".join(i.value for i in at.info)
+    assert at.text_input(key="txt_2_tail").value == SAMPLE["players"][2]["tail"]
+    assert "not sure of this card" in "\n".join(w.value for w in at.warning)  # shown at seat 3
+    assert "low confidence" in "\n".join(c.value for c in at.caption)
+    assert {m.label: m.value for m in at.main.metric}["北 North"] == "-18"
