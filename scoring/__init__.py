@@ -6,6 +6,8 @@ Public API (see docs/ARCHITECTURE.md, "scoring contract"):
 - `RuleSet`, `PRESETS`, `preset(name, **overrides)`: all house rules as data.
 - `evaluate(row, rules) -> HandValue`: comparable row values.
 - `settle(table) -> Settlement`: zero-sum totals with an itemised explanation per pair.
+- `arrange(cards, rules, top=3)`: the solver's best arrangements (module `scoring.arrange`; the
+  package attribute is the function, so reach the module with `importlib.import_module`).
 - `ScoringError` (base), `CardError`, `TableError`: bad input, with a message for players.
 """
 
@@ -26,3 +28,11 @@ __all__ = [
     "sort_cards", "Arrangement", "Item", "PairResult", "Settlement", "settle", "best_special",
     "detect_specials", "suggest_arrangement", "Hand", "Table", "parse_table",
 ]
+
+try:  # the solver lives in its own module; the package exports its entry point (docs/ARCHITECTURE.md)
+    from scoring.arrange import arrange  # noqa: E402
+
+    __all__ += ["arrange"]
+except ModuleNotFoundError as _missing:  # pragma: no cover - a checkout without the solver
+    if _missing.name != "scoring.arrange":
+        raise

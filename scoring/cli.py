@@ -22,6 +22,7 @@ from typing import Any, TextIO
 
 from scoring.errors import ScoringError
 from scoring.settlement import settle
+from scoring.table import load_json
 
 EXIT_OK, EXIT_FOUL, EXIT_INVALID = 0, 1, 2
 EXTENSIONS = ("scoring.arrange",)
@@ -44,11 +45,7 @@ def read_json(path: str, stdin: TextIO | None = None) -> Any:
         raise ScoringError(f"cannot read {path!r}: {e.strerror or e}") from None
     except UnicodeDecodeError:
         raise ScoringError(f"{path!r} is not UTF-8 text") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ScoringError(f"malformed JSON in {'standard input' if path == '-' else path}: "
-                           f"{e.msg} at line {e.lineno}, column {e.colno}") from None
+    return load_json(text, "standard input" if path == "-" else path)
 
 
 def settle_one(table: Any) -> tuple[dict[str, Any], int]:

@@ -305,8 +305,8 @@ def _finish(d: _Draft, rules: RuleSet, home_runs: set[str]) -> PairResult:
     return PairResult((a, b), items, {a: net_a, b: -net_a}, d.scooper)
 
 
-def settle(table: Mapping[str, Any] | Table) -> Settlement:
-    """Settle one table (the JSON contract's object, or a parsed `Table`).
+def settle(table: Mapping[str, Any] | Table | str) -> Settlement:
+    """Settle one table (the JSON contract's object, its JSON text, or a parsed `Table`).
 
     Raises `ScoringError` for bad input; returns a rejected `Settlement` for 相公 under `reject`."""
     t = parse_table(table)

@@ -12,6 +12,7 @@ notation we know, a card seen twice (naming both places), an unknown preset or o
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -115,10 +116,23 @@ def _resolve_rules(data: Mapping[str, Any]) -> RuleSet:
     return preset(rules, options)
 
 
-def parse_table(data: Mapping[str, Any] | Table) -> Table:
-    """Validate a table given as the JSON contract's object (or pass a `Table` through)."""
+def load_json(text: str | bytes, source: str = "the input") -> Any:
+    """Parse JSON text with a message a player can act on (line and column), never a traceback."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        where = f"line {e.lineno}, column {e.colno}"
+        raise TableError(f"malformed JSON in {source}: {e.msg} at {where}") from None
+    except (UnicodeDecodeError, RecursionError):
+        raise TableError(f"{source} is not readable JSON text") from None
+
+
+def parse_table(data: Mapping[str, Any] | Table | str) -> Table:
+    """Validate a table given as the JSON contract's object, or its JSON text (or pass a `Table`)."""
     if isinstance(data, Table):
         return data
+    if isinstance(data, str | bytes):
+        data = load_json(data)
     if not isinstance(data, Mapping):
         raise TableError(
             f"a table must be a JSON object with 'rules' and 'players', not {type(data).__name__}"

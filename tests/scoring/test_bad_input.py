@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from scoring import CardError, RulesError, ScoringError, TableError, settle
@@ -102,6 +104,13 @@ def test_bad_options(options: dict, fragment: str) -> None:
 ])
 def test_malformed_tables(t: object, fragment: str) -> None:
     assert fragment in str(error_of(t))
+
+
+def test_json_text_through_the_api() -> None:
+    with pytest.raises(TableError, match="malformed JSON in the input: .* line 1, column 2"):
+        settle("{oops")
+    text = json.dumps({"rules": "luosong", "players": [SEED001_A, SEED001_B]})
+    assert settle(text).totals == {"A": 1, "B": -1}
 
 
 def test_six_players_need_more_than_one_deck() -> None:
