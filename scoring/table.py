@@ -156,5 +156,8 @@ def parse_table(data: Mapping[str, Any] | Table | str) -> Table:
         if banker not in names:
             raise TableError(f"the banker {banker!r} is not one of the players ({', '.join(names)})")
         rules = with_options(rules, banker=banker)
+    if 13 * len(hands) > rules.deck_size:
+        raise TableError(f"{len(hands)} players hold {13 * len(hands)} cards but this table's deck has "
+                         f"{rules.deck_size}: five players play with 65 cards (option \"deck\": 65)")
     check_deck([(h.name, h.rows) for h in hands], rules)
     return Table(rules, hands)
