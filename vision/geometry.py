@@ -40,9 +40,9 @@ class GeometryConfig:
     """Tolerances, in index heights (the median detection box side) unless said otherwise."""
 
     pair_min: float = 1.6  # top-left to bottom-right index centres of one card: 1.6..5.5 indices
-    pair_max: float = 5.5
+    pair_max: float = 6.0
     pair_typical: float = 3.5
-    pair_offset: tuple[float, float] = (2.3, 2.7)  # bottom-right minus top-left index, seat frame
+    pair_box: tuple[float, float, float, float] = (1.0, 1.2, 3.8, 5.0)  # where any deck puts it
     pair_tolerance: float = 0.5  # beyond this the pair is doubtful: kept only if the counts agree
     pair_split: float = 1.2  # beyond this it is two cards (a 65-card deck's copies)
     line_sigma: float = 0.25  # spread of index centres around a row line
@@ -71,10 +71,19 @@ class _Card:
     def center(self) -> np.ndarray:
         return np.mean(self.points, axis=0)
 
+    @property
+    def size(self) -> float:
+        """This card's own index height: the local unit (perspective shrinks far cards)."""
+        return float(np.mean([_side(b) for b in self.boxes])) if self.boxes else 1.0
+
     def read(self) -> ReadCard:
         c = self.center
         return ReadCard(self.card, (float(c[0]), float(c[1])), float(self.confidence), list(self.boxes),
                         self.changed_from, self.scores)
+
+
+def _side(box) -> float:
+    return max(box[2] - box[0], box[3] - box[1], 1e-6)
 
 
 def index_scale(dets: list[Detection]) -> float:
@@ -97,7 +106,8 @@ def merge_corners(dets: list[Detection], scale: float, cfg: GeometryConfig = Geo
         for a in range(len(idx)):
             for b in range(a + 1, len(idx)):
                 pa, pb = np.array(dets[idx[a]].center), np.array(dets[idx[b]].center)
-                dist = float(np.linalg.norm(pa - pb)) / scale
+                local = (_side(dets[idx[a]].box) + _side(dets[idx[b]].box)) / 2  # perspective-proof
+                dist = float(np.linalg.norm(pa - pb)) / local
                 if cfg.pair_min <= dist <= cfg.pair_max:
                     pairs.append((abs(dist - cfg.pair_typical), idx[a], idx[b]))
         for _, a, b in sorted(pairs):
@@ -281,16 +291,30 @@ def row_direction(points: np.ndarray, scale: float, sigma: float = 0.25) -> floa
 
 
 def _split_1d(values: np.ndarray, gap: float, max_groups: int = 3) -> list[list[int]]:
-    """Indices grouped by gaps in their sorted values; at most `max_groups`, smallest gaps merged."""
+    """Indices grouped where the sorted values jump by more than `gap`; at most `max_groups`.
+
+    Extra groups are folded into a neighbour smallest first, so a stray point makes one row too long
+    (which is reported) instead of two rows merging.
+
+    >>> _split_1d(np.array([0.0, 0.1, 5.0, 5.2, 10.0, 10.1, 13.0]), 1.0)
+    [[0, 1], [2, 3], [4, 5, 6]]
+    """
     order = np.argsort(values, kind="stable")
     v = values[order]
-    gaps = np.diff(v)
-    cuts = sorted(np.flatnonzero(gaps > gap).tolist(), key=lambda i: -gaps[i])[: max_groups - 1]
-    groups, start = [], 0
-    for c in sorted(cuts):
-        groups.append(order[start : c + 1].tolist())
-        start = c + 1
-    groups.append(order[start:].tolist())
+    groups: list[list[int]] = [[int(order[0])]] if len(order) else []
+    for k in range(1, len(order)):
+        if v[k] - v[k - 1] > gap:
+            groups.append([])
+        groups[-1].append(int(order[k]))
+    while len(groups) > max_groups:
+        gaps = [values[groups[i + 1]].min() - values[groups[i]].max() for i in range(len(groups) - 1)]
+        i = min(range(len(groups)), key=lambda j: (len(groups[j]), min(
+            gaps[j - 1] if j > 0 else np.inf, gaps[j] if j < len(gaps) else np.inf)))
+        left = gaps[i - 1] if i > 0 else np.inf
+        right = gaps[i] if i < len(gaps) else np.inf
+        j = i - 1 if left <= right else i + 1
+        groups[j] = sorted(groups[j] + groups[i], key=lambda x: values[x])
+        del groups[i]
     return groups
 
 
@@ -303,6 +327,8 @@ def fit_rows(
     sits on the other side. A seat alone uses the bottom-right corners it sees (they lie below and to
     the right of their row in the player's frame) and, failing those, assumes it reads upright.
     """
+    if cards:  # the seat's own index size: under camera tilt near seats look bigger than far ones
+        scale = float(np.median([c.size for c in cards]))
     pts = np.array([p for c in cards for p in c.points])
     phi = math.radians(row_direction(pts, scale, cfg.line_sigma))
     right = np.array([math.cos(phi), math.sin(phi)])
@@ -358,13 +384,18 @@ def name_rows(counts: list[int]) -> list[str]:
 
 
 # ------------------------------------------------------------------------------------------ table
-def _pair_deviation(c: _Card, fr: SeatFrame, offset: np.ndarray, scale: float) -> float:
-    """How far (index heights) a merged card's second corner is from where the deck puts it."""
+def _pair_deviation(c: _Card, fr: SeatFrame, offset: np.ndarray | None, scale: float,
+                    cfg: GeometryConfig = GeometryConfig()) -> float:
+    """How far (index heights) a merged card's second corner is from where the deck puts it:
+    from `offset` (learnt from this photo) or, without one, from the box any deck design fits in."""
     if len(c.points) != 2 or c.anchor is None:
         return 0.0
     other = c.points[1] if c.anchor is c.points[0] else c.points[0]
-    v = np.array([(other - c.anchor) @ fr.right, (other - c.anchor) @ fr.down]) / scale
-    return float(np.max(np.abs(v - offset)))
+    v = np.array([(other - c.anchor) @ fr.right, (other - c.anchor) @ fr.down]) / c.size
+    if offset is not None:
+        return float(np.max(np.abs(v - offset)))
+    x1, y1, x2, y2 = cfg.pair_box
+    return float(max(x1 - v[0], v[0] - x2, y1 - v[1], v[1] - y2, 0.0))
 
 
 def _split(cards: list[_Card], g: list[int], i: int) -> None:
@@ -386,7 +417,7 @@ def _layout_error(fr: SeatFrame) -> int:
 
 def _corner_offset(
     cards: list[_Card], frames: list[tuple[SeatFrame, list[int]]], scale: float, cfg: GeometryConfig
-) -> np.ndarray:
+) -> np.ndarray | None:
     """Where a card's second index sits from its first (right, down; index heights): the median
     over this photo's merged cards (the deck's design), or the usual layout when there are few."""
     vs = []
@@ -395,9 +426,9 @@ def _corner_offset(
             c = cards[i]
             if len(c.points) == 2 and c.anchor is not None:
                 other = c.points[1] if c.anchor is c.points[0] else c.points[0]
-                vs.append([(other - c.anchor) @ fr.right / scale, (other - c.anchor) @ fr.down / scale])
+                vs.append([(other - c.anchor) @ fr.right / c.size, (other - c.anchor) @ fr.down / c.size])
     if len(vs) < 3:
-        return np.array(cfg.pair_offset)
+        return None
     return np.median(np.array(vs), axis=0)
 
 
@@ -449,7 +480,7 @@ def read_table(
         toward = (table_centre - centre) if n_seats > 1 else None
         doubtful = []
         for i in list(g):
-            dev = _pair_deviation(cards[i], fr, offset, scale)
+            dev = _pair_deviation(cards[i], fr, offset, scale, cfg)
             if dev > cfg.pair_split:
                 _split(cards, g, i)
             elif dev > cfg.pair_tolerance:
@@ -465,7 +496,7 @@ def read_table(
                 trial_cards, trial_g = list(cards), list(g)
                 _split(trial_cards, trial_g, i)
                 trial = fit_rows([trial_cards[j] for j in trial_g], scale, toward, cfg)
-                key = (_layout_error(trial), -_pair_deviation(cards[i], fr, offset, scale))
+                key = (_layout_error(trial), -_pair_deviation(cards[i], fr, offset, scale, cfg))
                 if best is None or key < best[0]:
                     best = (key, i, trial_cards, trial_g)
             fr = fit_rows([cards[j] for j in g], scale, toward, cfg)  # restore anchors after trials

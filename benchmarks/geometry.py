@@ -1,0 +1,198 @@
+"""Geometry alone on generated scenes: are cards put in the right seat and row? Are damaged seats flagged?
+
+    python -m benchmarks.geometry [--scenes DIR | --generate N --seed S] [--size 960] [--workers K]
+
+Reads the dataset generator's meta JSON (docs/ARCHITECTURE.md) for `table` and `seat` scenes (1 to 5
+seats, every rotation, camera tilt), turns every visible index box into a detection with a plausible
+class-score vector, and runs `vision.geometry.read_table` three ways:
+
+- perfect detections: fraction of readable cards in the right seat and row (target 100%), exact
+  scenes, and false alarms (problems raised on a perfect scene);
+- 5% of detections dropped, and 2% misread: of the seats whose read differs from the truth, the
+  fraction that carry a problem (target 100%: nothing wrong goes unflagged);
+- the deck constraints' gain: card accuracy with misreads, with and without `fix_with_deck`.
+
+Scenes are generated once into cache/bench/ (the generator renders images too: ~0.5 s a scene).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from vision.assign import assign
+from vision.geometry import GeometryConfig, read_table
+from vision.types import Detection
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+from tests.vision.layouts import scores_for  # noqa: E402  (the same score model the tests use)
+
+ROWS = ("head", "middle", "tail")
+
+
+def load_scenes(folder: Path) -> list[dict]:
+    metas = []
+    for p in sorted((folder / "meta").glob("*.json")):
+        m = json.loads(p.read_text())
+        if m.get("kind") in ("table", "seat") and m.get("seats"):
+            metas.append(m)
+    return metas
+
+
+def generate(n: int, seed: int, size: int, workers: int) -> Path:
+    from datasets.synth.__main__ import run
+
+    out = REPO / "cache" / "bench" / f"geometry-{n}-{seed}-{size}"
+    if not (out / "meta").exists() or len(list((out / "meta").glob("*.json"))) < n:
+        half = n // 2
+        run(out, n - half, seed, workers, size, "table", prefix="t")
+        run(out, half, seed + 1, workers, size, "seat", prefix="s")
+    return out
+
+
+def to_detections(scene: dict, rng: np.random.Generator, drop: float = 0.0, misread: float = 0.0):
+    """Detections from visible index boxes; returns them and, per detection, the true card id."""
+    dets, owner = [], []
+    for ci, c in enumerate(scene["cards"]):
+        for ix in c["indices"]:
+            if not ix["visible"] or rng.random() < drop:
+                continue
+            wrong = None
+            if rng.random() < misread:
+                from vision.classes import CLASS_INDEX, CLASS_NAMES
+
+                wrong = CLASS_NAMES[(CLASS_INDEX[c["card"]] + int(rng.integers(1, 52))) % 52]
+            name, conf, p = scores_for(c["card"], rng, misread_as=wrong)
+            dets.append(Detection(name, tuple(float(v) for v in ix["box"]), conf, p))
+            owner.append(ci)
+    return dets, owner
+
+
+def score_scene(scene: dict, dets: list[Detection], owner: list[int], table) -> dict:
+    """Compare a read with the truth: seats matched by card overlap (assignment)."""
+    box_owner = {tuple(round(v, 2) for v in d.box): o for d, o in zip(dets, owner, strict=True)}
+    truth = {ci: (c["seat"], c["row"], c["card"]) for ci, c in enumerate(scene["cards"])}
+    readable = sorted(set(owner))
+    placed: dict[int, tuple[int, str, str]] = {}  # true card -> (read seat, row, read card)
+    for s in table.seats:
+        for row in ROWS:
+            for rc in getattr(s, row):
+                for b in rc.boxes:
+                    ci = box_owner.get(tuple(round(v, 2) for v in b))
+                    if ci is not None:
+                        placed[ci] = (s.seat, row, rc.card)
+    true_seats = sorted({c["seat"] for c in scene["cards"] if c["seat"] is not None})
+    overlap = np.zeros((max(len(table.seats), 1), max(len(true_seats), 1)))
+    for ci, (rs, _, _) in placed.items():
+        ts = truth[ci][0]
+        if ts in true_seats:
+            overlap[rs, true_seats.index(ts)] += 1
+    seat_map: dict[int, int] = {}
+    if len(table.seats) and len(true_seats):
+        if overlap.shape[0] <= overlap.shape[1]:
+            cols = assign(-overlap)
+            seat_map = {r: true_seats[c] for r, c in enumerate(cols)}
+        else:
+            rows = assign(-overlap.T)
+            seat_map = {int(r): true_seats[c] for c, r in enumerate(rows)}
+    right = right_card = 0
+    damaged: set[int] = set()  # true seats whose read is not exactly right
+    for ci in readable:
+        ts, trow, tcard = truth[ci]
+        got = placed.get(ci)
+        ok = got is not None and seat_map.get(got[0]) == ts and got[1] == trow
+        right += ok
+        right_card += ok and got[2] == tcard
+        if not (ok and got[2] == tcard):
+            damaged.add(ts)
+    for ci, (ts, _, _) in truth.items():
+        if ci not in readable:
+            damaged.add(ts)  # a card the detector never saw: that seat cannot be right
+    flagged_true = set()
+    inv = {r: t for r, t in seat_map.items()}
+    for p in table.problems:
+        if p.seat is not None and p.seat in inv:
+            flagged_true.add(inv[p.seat])
+        elif p.seat is None:
+            flagged_true |= set(true_seats) if p.kind != "orphan" else set()
+    if table.orphans:
+        flagged_true |= {truth[box_owner[tuple(round(v, 2) for v in o.boxes[0])]][0] for o in table.orphans
+                         if o.boxes and tuple(round(v, 2) for v in o.boxes[0]) in box_owner}
+    return {
+        "cards": len(readable), "right": right, "right_card": right_card,
+        "seats": len(true_seats), "damaged": len(damaged), "damaged_flagged": len(damaged & flagged_true),
+        "exact": not damaged, "problems": len(table.problems),
+        "false_alarm": not damaged and bool(table.problems), "silent": bool(damaged - flagged_true),
+        "seat_count_ok": len(table.seats) == len(true_seats),
+    }
+
+
+def run_mode(scenes, *, drop=0.0, misread=0.0, seed=0, fix=True, given_seats=False) -> dict:
+    rng = np.random.default_rng(seed)
+    cfg = GeometryConfig(fix_with_deck=fix)
+    tot: Counter = Counter()
+    times = []
+    for sc in scenes:
+        dets, owner = to_detections(sc, rng, drop, misread)
+        t = time.perf_counter()
+        table = read_table(dets, width=sc["width"], height=sc["height"], deck=sc.get("deck"), cfg=cfg,
+                           seats=len(sc["seats"]) if given_seats else None)
+        times.append(time.perf_counter() - t)
+        r = score_scene(sc, dets, owner, table)
+        for k, v in r.items():
+            tot[k] += int(v)
+    tot["ms_median"] = float(np.median(times) * 1000) if times else 0.0
+    return dict(tot)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scenes", type=Path, help="a generator output folder (with meta/)")
+    ap.add_argument("--generate", type=int, default=1000, help="scenes to generate when --scenes is absent")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--size", type=int, default=960)
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args(argv)
+    folder = args.scenes or generate(args.generate, args.seed, args.size, args.workers)
+    scenes = load_scenes(folder)
+    by_seats = Counter(len(s["seats"]) for s in scenes)
+    print(f"{len(scenes)} scenes from {folder} (seats: {dict(sorted(by_seats.items()))})")
+
+    def pct(a, b):
+        return f"{100.0 * a / b:.2f}%" if b else "n/a"
+
+    perfect = run_mode(scenes)
+    print(f"perfect detections: cards in right seat+row {pct(perfect['right'], perfect['cards'])} "
+          f"({perfect['right']}/{perfect['cards']}); exact scenes {pct(perfect['exact'], len(scenes))}; "
+          f"seat count right {pct(perfect['seat_count_ok'], len(scenes))}; "
+          f"exact scenes with a (false) problem {perfect['false_alarm']}; "
+          f"scenes wrong and not flagged {perfect['silent']}; median {perfect['ms_median']:.1f} ms/scene")
+    per_seats = defaultdict(list)
+    for sc in scenes:
+        per_seats[len(sc["seats"])].append(sc)
+    for n, group in sorted(per_seats.items()):
+        r = run_mode(group)
+        print(f"  {n} seat(s), {len(group)} scenes: {pct(r['right'], r['cards'])} of cards right, "
+              f"exact {pct(r['exact'], len(group))}")
+    for label, kw in (("5% dropped", {"drop": 0.05}), ("2% misread", {"misread": 0.02})):
+        r = run_mode(scenes, seed=1, **kw)
+        print(f"{label}: damaged seats {r['damaged']}/{r['seats']}, flagged "
+              f"{pct(r['damaged_flagged'], r['damaged'])} ({r['damaged_flagged']}/{r['damaged']}); "
+              f"cards right {pct(r['right_card'], r['cards'])}")
+    on = run_mode(scenes, misread=0.02, seed=2, fix=True)
+    off = run_mode(scenes, misread=0.02, seed=2, fix=False)
+    print(f"deck constraints (2% misread): cards read right {pct(off['right_card'], off['cards'])} without ->"
+          f" {pct(on['right_card'], on['cards'])} with; exact scenes {pct(off['exact'], len(scenes))} -> "
+          f"{pct(on['exact'], len(scenes))}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
