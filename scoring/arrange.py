@@ -398,13 +398,11 @@ def _cmd_check(args: argparse.Namespace) -> int:
         best = arrange(hand, rules, top=1) if fouls or args.best else []
     except ScoringError as e:
         return _fail(e, args.json)
-    out: dict[str, Any] = {
-        "legal": not fouls,
-        "rows": {r: v.describe() for r, v in values.items()},
-        "expected": round(expected_score(*rows, rules), 4),
-    }
+    out: dict[str, Any] = {"legal": not fouls, "rows": {r: v.describe() for r, v in values.items()}}
     if fouls:
         out["fouls"] = fouls
+    else:
+        out["expected"] = round(expected_score(*rows, rules), 4)
     if best:
         out["best"] = best[0].to_json()
     if args.json:
@@ -412,7 +410,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
     else:
         rows_text = ", ".join(f"{r}: {d}" for r, d in out["rows"].items())
         print(("legal" if not fouls else f"相公 (foul): {'; '.join(fouls)}") + f"  [{rows_text}]")
-        print(f"expected points per opponent: {out['expected']:+.2f}")
+        if not fouls:
+            print(f"expected points per opponent: {out['expected']:+.2f}")
         if best:
             print(f"best legal: {best[0].describe()}")
     return 0 if not fouls else 1

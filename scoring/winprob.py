@@ -24,6 +24,7 @@ ties are counted as ties (the natural-wins and suit tie-breaks are ignored).
 from __future__ import annotations
 
 import argparse
+import importlib
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -36,7 +37,7 @@ from scoring.categories import ROWS, Category
 from scoring.rules import PRESETS, RoyaltyMode, RuleSet
 
 DATA = Path(__file__).with_name("data") / "winprob.npz"
-DEFAULT_HANDS = 6000
+DEFAULT_HANDS = 20000
 DEFAULT_SEED = 20240613
 
 
@@ -159,7 +160,8 @@ def _histograms(rows: np.ndarray, tables_class: np.ndarray) -> Histograms:
 
 def simulate(rules: RuleSet, n: int, seed: int, rounds: int = 2, log=print) -> Histograms:
     """Histograms of the rows players lay out (see the module docstring)."""
-    from scoring import arrange as solver  # deferred: the solver imports this module
+    # deferred (the solver imports this module), and by module path: `scoring.arrange` may be the function
+    solver = importlib.import_module("scoring.arrange")
 
     tables = fasteval.tables_for(rules)
     hands = _deal(np.random.default_rng(seed), n)
