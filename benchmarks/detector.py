@@ -1,0 +1,94 @@
+"""How well the shipped ONNX detector reads real and held-out synthetic photos (slow; figures printed).
+
+    python -m benchmarks.detector [--model models/cards.onnx] [--synth 100]
+
+Real photos: ../shared/datasets/real/cardcounter, split by `datasets.real.split_of`. Only the `test`
+half is a fair measure when the model was fine-tuned on the `finetune` half (see the model card);
+both are printed. Card level: distinct cards per photo, jokers included, card backs ignored.
+Box mAP50 is computed with a low confidence threshold (as detectors are usually scored); card level
+at the detector's operating threshold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tqdm import tqdm
+
+from benchmarks.metrics import BoxMAP, CardScore
+from vision.detector import Detector
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def measure(detector: Detector, low: Detector, items: list[tuple[Path, list[tuple[str, tuple]]]], label: str) -> dict:
+    cards, boxes = CardScore(), BoxMAP()
+    t0 = time.perf_counter()
+    for image, truth in tqdm(items, desc=label, leave=False):
+        dets = detector.detect(image)
+        cards.add([d.card for d in dets], [c for c, _ in truth])
+        boxes.add([(d.card, d.box, d.confidence) for d in low.detect(image)], truth)
+    dt = (time.perf_counter() - t0) / max(1, len(items))
+    print(f"{label:<28} {len(items):4d} photos  mAP50 {boxes.map50():.3f}  cards {cards.line()}  ({dt * 1000:.0f} ms/photo)")
+    return {"map50": boxes.map50(), "f1": cards.f1, "precision": cards.precision, "recall": cards.recall}
+
+
+def real_items(split: str | None) -> list[tuple[Path, list]]:
+    from datasets.real import items
+
+    return [(it.image, it.cards) for it in items(split)]
+
+
+def synth_items(n: int, seed: int) -> list[tuple[Path, list]]:
+    """A held-out generated set (seed never used for training), built once and cached."""
+    from vision.classes import CLASS_NAMES
+
+    out = REPO / "cache" / "bench" / f"synth_{seed}_{n}"
+    if not (out / "images").exists() or len(list((out / "images").glob("*.jpg"))) < n:
+        subprocess.run(
+            [sys.executable, "-m", "datasets.synth", "--out", str(out), "--images", str(n), "--seed", str(seed)],
+            check=True,
+        )
+    import cv2
+
+    items = []
+    for img in sorted((out / "images").glob("*.jpg"))[:n]:
+        h, w = cv2.imread(str(img)).shape[:2]
+        truth = []
+        label = out / "labels" / (img.stem + ".txt")
+        for line in label.read_text().splitlines() if label.exists() else []:
+            c, cx, cy, bw, bh = line.split()
+            cx, cy, bw, bh = float(cx) * w, float(cy) * h, float(bw) * w, float(bh) * h
+            truth.append((CLASS_NAMES[int(c)], (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2)))
+        items.append((img, truth))
+    return items
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--model", default=None)
+    p.add_argument("--conf", type=float, default=None, help="operating threshold (default: the detector's)")
+    p.add_argument("--synth", type=int, default=100, help="held-out generated photos (0 to skip)")
+    p.add_argument("--synth-seed", type=int, default=90210)
+    args = p.parse_args(argv)
+
+    det = Detector(args.model) if args.conf is None else Detector(args.model, conf=args.conf)
+    low = Detector(args.model, conf=0.01)
+    print(f"model {det.model_path}  input {det.input_hw}  conf {det.conf}")
+    results = {}
+    try:
+        results["real_test"] = measure(det, low, real_items("test"), "real (test half)")
+        results["real_finetune"] = measure(det, low, real_items("finetune"), "real (finetune half)")
+    except FileNotFoundError as e:
+        print(f"real photos skipped: {e}")
+    if args.synth:
+        results["synth"] = measure(det, low, synth_items(args.synth, args.synth_seed), "synthetic (held out)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

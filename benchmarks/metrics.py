@@ -1,0 +1,109 @@
+"""Detection metrics shared by the benchmarks: box mAP50 and card-level precision / recall / F1.
+
+Card level is what a player feels: per photo, the set of distinct cards read against the set of
+cards labelled (one card has up to two corner boxes; it counts once). Box mAP50 is the usual
+detector figure, computed here in numpy (all-point interpolated AP per class, IoU 0.5, averaged
+over the classes that appear in the labels) so no training stack is needed to measure.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass
+class CardScore:
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+
+    def add(self, predicted: Iterable[str], truth: Iterable[str]) -> None:
+        p, t = set(predicted), set(truth)
+        self.tp += len(p & t)
+        self.fp += len(p - t)
+        self.fn += len(t - p)
+
+    @property
+    def precision(self) -> float:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    def line(self) -> str:
+        return f"P {self.precision:.3f}  R {self.recall:.3f}  F1 {self.f1:.3f}  (tp {self.tp}, fp {self.fp}, fn {self.fn})"
+
+
+def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU of every box in a (n,4) against every box in b (m,4), xyxy."""
+    if len(a) == 0 or len(b) == 0:
+        return np.zeros((len(a), len(b)))
+    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
+    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
+    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
+    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
+    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    return inter / (area_a[:, None] + area_b[None, :] - inter + 1e-9)
+
+
+class BoxMAP:
+    """Accumulates predictions and labels image by image; `map50()` at the end."""
+
+    def __init__(self) -> None:
+        self._preds: dict[str, list[tuple[float, bool]]] = defaultdict(list)
+        self._npos: dict[str, int] = defaultdict(int)
+
+    def add(self, predicted: list[tuple[str, Box, float]], truth: list[tuple[str, Box]]) -> None:
+        for cls in {c for c, _ in truth} | {c for c, _, _ in predicted}:
+            gt = np.array([b for c, b in truth if c == cls], dtype=float).reshape(-1, 4)
+            pr = sorted(((s, b) for c, b, s in predicted if c == cls), key=lambda t: -t[0])
+            self._npos[cls] += len(gt)
+            used = np.zeros(len(gt), bool)
+            if pr:
+                ious = iou_matrix(np.array([b for _, b in pr], dtype=float), gt)
+            for i, (score, _) in enumerate(pr):
+                hit = False
+                if len(gt):
+                    order = np.argsort(-ious[i])
+                    for j in order:
+                        if ious[i, j] < 0.5:
+                            break
+                        if not used[j]:
+                            used[j] = hit = True
+                            break
+                self._preds[cls].append((score, hit))
+
+    def map50(self) -> float:
+        aps = []
+        for cls, npos in self._npos.items():
+            if npos == 0:
+                continue
+            preds = sorted(self._preds[cls], key=lambda t: -t[0])
+            hits = np.array([h for _, h in preds], dtype=float)
+            if len(hits) == 0:
+                aps.append(0.0)
+                continue
+            tp = np.cumsum(hits)
+            fp = np.cumsum(1 - hits)
+            recall = tp / npos
+            precision = tp / np.maximum(tp + fp, 1e-9)
+            mrec = np.concatenate([[0.0], recall, [1.0]])
+            mpre = np.concatenate([[1.0], precision, [0.0]])
+            mpre = np.flip(np.maximum.accumulate(np.flip(mpre)))
+            idx = np.where(mrec[1:] != mrec[:-1])[0]
+            aps.append(float(np.sum((mrec[idx + 1] - mrec[idx]) * mpre[idx + 1])))
+        return float(np.mean(aps)) if aps else 0.0
