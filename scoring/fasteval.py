@@ -241,9 +241,8 @@ def tables(wheel: str = "low", five_kind_above_sf: bool = True, flush_pairs_firs
 
 
 def tables_for(rules) -> Tables:
-    """The tables for a RuleSet-like object (reads `wheel`, `five_kind_above_sf`, `flush_pairs_first`)."""
-    return tables(
-        getattr(rules, "wheel", "low"),
-        bool(getattr(rules, "five_kind_above_sf", True)),
-        bool(getattr(rules, "flush_pairs_first", False)),
-    )
+    """The tables for a RuleSet-like object (reads `wheel`, `five_kind_above_sf` and `pairs_first`,
+    the resolved `flush_pairs_first`)."""
+    pairs = getattr(rules, "pairs_first", getattr(rules, "flush_pairs_first", False))
+    return tables(str(getattr(rules, "wheel", "low")), bool(getattr(rules, "five_kind_above_sf", True)),
+                  bool(pairs))

@@ -182,3 +182,11 @@ def test_simulation_reproduces_histograms():
         assert (a.idx[r] == b.idx[r]).all() and (a.count[r] == b.count[r]).all()
     model = winprob.build_model(PRESETS["taiwan"], a)
     assert model.win[2][-1] == pytest.approx(1.0)
+
+
+def test_65_card_deck_duplicates():
+    rules = preset("shisanshui", deck=65)
+    hand = "As As Ks Ks Qs Js 9h 8h 7d 6c 5h 4d 3c"
+    found = arrange(hand, rules, top=3)
+    assert found and all(_legal(a, rules) and _same_cards(a, hand) for a in found if a.special is None)
+    assert all(_same_cards(a, hand) for a in found)

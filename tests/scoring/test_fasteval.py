@@ -109,3 +109,18 @@ def test_agrees_with_treys():
     mine = t.eval5(codes).astype(int)
     i, j = rng.integers(0, 3000, (2, 20000))
     assert (_sign(mine[i] - mine[j]) == _sign(theirs[j] - theirs[i])).all()
+
+
+def test_65_card_deck_flush_pairs_first():
+    rules = RuleSet(extra_suit="s")  # flush_pairs_first resolves to on
+    t = fasteval.tables_for(rules)
+    rng = np.random.default_rng(13)
+    deck = CARDS + [c for c in CARDS if c.suit == "s"]
+    spades = [c for c in deck if c.suit == "s"]
+    rows = [[deck[j] for j in rng.permutation(len(deck))[:5]] for _ in range(300)]
+    rows += [[spades[j] for j in rng.permutation(len(spades))[:5]] for _ in range(300)]
+    mine = np.array([t.value(r) for r in rows])
+    theirs = [evaluate(r, rules).key for r in rows]
+    for a in range(0, len(rows), 5):
+        for b in range(1, len(rows), 3):
+            assert np.sign(int(mine[a]) - int(mine[b])) == (theirs[a] > theirs[b]) - (theirs[a] < theirs[b])
