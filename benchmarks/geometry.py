@@ -142,7 +142,8 @@ def run_mode(scenes, *, drop=0.0, misread=0.0, seed=0, fix=True, given_seats=Fal
     for sc in scenes:
         dets, owner = to_detections(sc, rng, drop, misread)
         t = time.perf_counter()
-        table = read_table(dets, width=sc["width"], height=sc["height"], deck=sc.get("deck"), cfg=cfg,
+        deck = sc.get("deck", 52) * sc.get("decks", 1)  # five seats deal from two decks
+        table = read_table(dets, width=sc["width"], height=sc["height"], deck=deck, cfg=cfg,
                            seats=len(sc["seats"]) if given_seats else None)
         times.append(time.perf_counter() - t)
         r = score_scene(sc, dets, owner, table)

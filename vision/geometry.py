@@ -41,6 +41,7 @@ class GeometryConfig:
 
     pair_min: float = 1.6  # top-left to bottom-right index centres of one card: 1.6..5.5 indices
     pair_max: float = 6.0
+    pair_box_one_deck: tuple[float, float, float, float] = (0.8, 1.0, 5.5, 8.0)  # tilted camera
     pair_typical: float = 3.5
     pair_box: tuple[float, float, float, float] = (1.0, 1.2, 3.8, 5.0)  # where any deck puts it
     pair_tolerance: float = 0.5  # beyond this the pair is doubtful: kept only if the counts agree
@@ -66,6 +67,7 @@ class _Card:
     corners_disagree: bool = False
     changed_from: str | None = None
     anchor: np.ndarray | None = None  # the top-left index centre, once the seat frame is known
+    gone: bool = False  # merged into another card after seating
 
     @property
     def center(self) -> np.ndarray:
@@ -398,6 +400,33 @@ def _pair_deviation(c: _Card, fr: SeatFrame, offset: np.ndarray | None, scale: f
     return float(max(x1 - v[0], v[0] - x2, y1 - v[1], v[1] - y2, 0.0))
 
 
+def _merge_in_seat(cards: list[_Card], g: list[int], fr: SeatFrame, cfg: GeometryConfig) -> bool:
+    """With one deck, two single-corner reads of a card in one seat that sit like its two corners
+    (the second below and right of the first in the seat's frame) are one card, even when camera
+    tilt stretches them past `pair_max`. Returns whether anything merged."""
+    by: dict[str, list[int]] = {}
+    for i in g:
+        if len(cards[i].points) == 1:
+            by.setdefault(cards[i].card, []).append(i)
+    merged = False
+    x1, y1, x2, y2 = cfg.pair_box_one_deck
+    for idx in by.values():
+        if len(idx) != 2:
+            continue
+        a, b = sorted((cards[idx[0]], cards[idx[1]]), key=lambda c: float(c.points[0] @ fr.down))
+        v = (b.points[0] - a.points[0]) / ((a.size + b.size) / 2)
+        if not (x1 <= v @ fr.right <= x2 and y1 <= v @ fr.down <= y2):
+            continue
+        da = Detection(a.card, a.boxes[0], a.confidence, a.scores)
+        db = Detection(b.card, b.boxes[0], b.confidence, b.scores)
+        keep, drop = (idx[0], idx[1]) if cards[idx[0]] is a else (idx[1], idx[0])
+        cards[keep] = _combine(da, db)
+        cards[drop].gone = True
+        g.remove(drop)
+        merged = True
+    return merged
+
+
 def _split(cards: list[_Card], g: list[int], i: int) -> None:
     """Undo a merge: card i becomes its first corner; its second is appended as a card of its own."""
     c = cards[i]
@@ -470,13 +499,19 @@ def read_table(
     for g in groups:
         centre = centers[g].mean(0)
         toward = (table_centre - centre) if n_seats > 1 else None
-        frames.append((fit_rows([cards[i] for i in g], scale, toward, cfg), g, centre))
+        fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
+        if max(deck_capacity(deck).values()) == 1 and _merge_in_seat(cards, g, fr, cfg):
+            fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
+        frames.append((fr, g, centre))
 
     # Same-card pairs must sit like the two corners of one card in the seat's frame (down and to the
     # right, the same way on every card). With a 65-card deck two copies of a card can be a card
     # diagonal apart: such a "pair" fails this test and is split back into two cards.
     offset = _corner_offset(cards, [(fr, g) for fr, g, _ in frames], scale, cfg)
+    one_deck = max(deck_capacity(deck).values()) == 1
     for k, (fr, g, centre) in enumerate(frames):
+        if one_deck:
+            break  # a card exists once: a same-card pair is never two cards
         toward = (table_centre - centre) if n_seats > 1 else None
         doubtful = []
         for i in list(g):
@@ -507,7 +542,8 @@ def read_table(
             fr = fit_rows([cards[j] for j in g], scale, toward, cfg)
         frames[k] = (fr, g, centre)
 
-    changed = fix_with_deck(cards, deck) if cfg.fix_with_deck else []
+    live = [c for c in cards if not c.gone]
+    changed = fix_with_deck(live, deck) if cfg.fix_with_deck else []
 
     # strays near a seat's row line (a card pushed out of line) join that row; the rest are orphans
     orphans: list[int] = []
@@ -567,14 +603,14 @@ def read_table(
         where = f"Seat {s + 1} {row}" if s is not None else "a card outside the seats"
         problems.append(Problem("changed", f"{where}: read {c.changed_from}, but that card is already on "
                                 f"the table; most likely {c.card}", s, row, c.card))
-    for c in cards:
+    for c in live:
         if c.corners_disagree:
             s, row = seat_of.get(id(c), (None, None))
             problems.append(Problem("corners_disagree", f"the two corners of one card read differently; "
                                     f"took {c.card}", s, row, c.card))
     cap = deck_capacity(deck)
     where_seen: dict[str, list[tuple[int | None, str | None]]] = {}
-    for c in cards:
+    for c in live:
         where_seen.setdefault(c.card, []).append(seat_of.get(id(c), (None, None)))
     for card, places in where_seen.items():
         if len(places) > cap[card]:
