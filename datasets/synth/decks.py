@@ -23,6 +23,8 @@ class Deck(Protocol):
 
     def boxes(self, card: str) -> list[tuple[int, int, int, int]]: ...
 
+    def mip(self, card: str, level: int) -> np.ndarray: ...
+
 
 def choose_deck(
     rng: np.random.Generator, designs: tuple[str, ...] | None, p_procedural: float = 0.4, exotic: bool = True

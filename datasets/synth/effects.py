@@ -37,8 +37,9 @@ def noise_field(rng: np.random.Generator, h: int, w: int, channels: int) -> np.n
     return chans[0][..., None] if channels == 1 else np.dstack(chans)
 
 
-def lighting(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Linear light gradient across a random direction plus a soft vignette (float32 in/out)."""
+def lighting(img: np.ndarray, rng: np.random.Generator, gains: np.ndarray | None = None) -> np.ndarray:
+    """Linear light gradient across a random direction plus a soft vignette, times per-channel
+    white-balance ``gains``: one pass over the image (float32 in/out)."""
     H, W = img.shape[:2]
     h, w = max(2, H // 8), max(2, W // 8)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
@@ -49,8 +50,9 @@ def lighting(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
         g *= 1 - rng.uniform(0, 0.35) * r2
     g *= rng.uniform(0.65, 1.15)
-    g = cv2.resize(g, (W, H), interpolation=cv2.INTER_LINEAR)
-    return img * g[..., None]
+    g3 = g[..., None] * (np.ones(3, np.float32) if gains is None else gains)
+    g3 = cv2.resize(g3.astype(np.float32), (W, H), interpolation=cv2.INTER_LINEAR)
+    return cv2.multiply(img, g3)
 
 
 def soft_shadow(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -58,7 +60,7 @@ def soft_shadow(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     h, w = img.shape[:2]
     m = np.zeros((h // 4 + 1, w // 4 + 1), np.float32)
     c = (int(rng.uniform(0, w / 4)), int(rng.uniform(0, h / 4)))
-    axes = (int(rng.uniform(w / 16, w / 5)), int(rng.uniform(h / 16, h / 4)))
+    axes = (int(rng.uniform(w / 64, w / 20)), int(rng.uniform(h / 64, h / 16)))  # mask is 1/4 size
     cv2.ellipse(m, c, axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
     m = cv2.GaussianBlur(m, (0, 0), rng.uniform(4, 15))
     m = cv2.resize(m, (w, h))
@@ -68,20 +70,27 @@ def soft_shadow(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def glare(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A specular highlight from a lamp: bright, slightly warm, soft-edged."""
     h, w = img.shape[:2]
-    m = np.zeros((h // 4 + 1, w // 4 + 1), np.float32)
-    c = (int(rng.uniform(0, w / 4)), int(rng.uniform(0, h / 4)))
-    axes = (int(rng.uniform(w / 60, w / 12)), int(rng.uniform(h / 60, h / 10)))
-    cv2.ellipse(m, c, axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
-    m = cv2.GaussianBlur(m, (0, 0), rng.uniform(2, 8))
-    m = cv2.resize(m, (w, h))[..., None] * rng.uniform(0.3, 0.8)
+    cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    ax, ay = rng.uniform(w / 60, w / 12), rng.uniform(h / 60, h / 10)
+    blur = rng.uniform(4, 16)
+    ang = rng.uniform(0, 180)
+    strength = rng.uniform(0.3, 0.8)
+    r = max(ax, ay) + 3 * blur
+    x1, y1, x2, y2 = int(max(0, cx - r)), int(max(0, cy - r)), int(min(w, cx + r)), int(min(h, cy + r))
+    if x2 <= x1 or y2 <= y1:
+        return img
+    m = np.zeros((y2 - y1, x2 - x1), np.float32)  # only the glare's neighbourhood is touched
+    cv2.ellipse(m, (int(cx - x1), int(cy - y1)), (int(ax), int(ay)), ang, 0, 360, 1.0, -1)
+    m = cv2.GaussianBlur(m, (0, 0), blur)[..., None] * strength
     tint = np.array([235, 245, 255], np.float32)
-    return img * (1 - m) + tint * m
+    img[y1:y2, x1:x2] = img[y1:y2, x1:x2] * (1 - m) + tint * m
+    return img
 
 
-def white_balance(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def white_balance_gains(rng: np.random.Generator) -> np.ndarray:
+    """Per-channel (B, G, R) gains of a warm or cold room light."""
     warm = rng.normal(0, 0.08)
-    gains = np.array([1 - warm, 1 + rng.normal(0, 0.03), 1 + warm], np.float32)
-    return img * gains
+    return np.array([1 - warm, 1 + rng.normal(0, 0.03), 1 + warm], np.float32)
 
 
 def blur(img: np.ndarray, rng: np.random.Generator, scale: float) -> np.ndarray:
@@ -111,12 +120,11 @@ def noise(img: np.ndarray, rng: np.random.Generator, sigma: float) -> np.ndarray
 def photo(img: np.ndarray, rng: np.random.Generator, scale: float) -> tuple[np.ndarray, int]:
     """Apply the photo chain to a uint8 BGR image; return it and the JPEG quality to save with."""
     f = img.astype(np.float32)
-    f = lighting(f, rng)
+    f = lighting(f, rng, white_balance_gains(rng))
     if rng.random() < 0.25:
         f = soft_shadow(f, rng)
     if rng.random() < 0.25:
         f = glare(f, rng)
-    f = white_balance(f, rng)
     out = np.clip(f, 0, 255).astype(np.uint8)
     out = blur(out, rng, scale)
     sigma = rng.uniform(0, 7)

@@ -134,7 +134,7 @@ def seat_rows(rng: np.random.Generator, cards: list[str], aspect: float) -> Seat
             dy = abs(j - (n - 1) / 2) ** 2 * fan_step * 0.004
             centre = R @ np.array([x0 + j * step + rng.normal(0, 0.01), y + dy + rng.normal(0, 0.015)])
             out.append((c, name, j, centre, ang))
-        y += rng.uniform(0.62, 1.15)
+        y += rng.uniform(0.72, 1.2)
     pts = np.concatenate([_card_poly(c, a, aspect) for _, _, _, c, a in out])
     mid = (pts.min(axis=0) + pts.max(axis=0)) / 2
     out = [(c, r, j, ctr - mid, a) for c, r, j, ctr, a in out]

@@ -148,6 +148,7 @@ class ProceduralDeck:
         self.name = name
         self.licence = "generated"
         self._cache: dict[str, tuple[np.ndarray, list[tuple[int, int, int, int]]]] = {}
+        self._mips: dict[str, np.ndarray] = {}
 
     def has(self, card: str) -> bool:
         return True
@@ -157,6 +158,16 @@ class ProceduralDeck:
 
     def boxes(self, card: str) -> list[tuple[int, int, int, int]]:
         return self._get(card)[1]
+
+    def mip(self, card: str, level: int) -> np.ndarray:
+        """The face shrunk by 2**level, cached with the deck (it lives for one scene)."""
+        if level == 0:
+            return self.face(card)
+        key = f"{card}@{level}"
+        if key not in self._mips:
+            k = 0.5**level
+            self._mips[key] = cv2.resize(self.face(card), None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+        return self._mips[key]
 
     def _get(self, card: str) -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
         if card not in self._cache:

@@ -34,20 +34,31 @@ def _roi(quad: np.ndarray, pad: float, w: int, h: int) -> tuple[int, int, int, i
     return x1, y1, x2, y2
 
 
+def face_at_scale(deck, card: str, s: float) -> tuple[np.ndarray, float]:
+    """The face pre-shrunk by the largest power of two that keeps it at least the drawn size.
+
+    Warping straight from 512 px down to a 60 px card aliases thin index strokes away; area-
+    averaged halvings (made once, see ``StoredDeck.mip``) keep them. Returns (image, factor
+    from its pixels to the full face's pixels).
+    """
+    level = 0
+    while s * 2 ** (level + 1) <= 1.0 and level < 3:
+        level += 1
+    face = deck.mip(card, level)
+    if level == 0:
+        return np.asarray(face), 1.0
+    return np.asarray(face), deck.face(card).shape[0] / face.shape[0]
+
+
 def draw_card(
     canvas: np.ndarray, owner: np.ndarray, cid: int, p: Placed, shadow: Shadow | None, shade: float
 ) -> None:
     """Warp one face into its place, drop its shadow first, and claim its pixels in ``owner``."""
-    face = p.deck.face(p.card)
     M = p.M.astype(np.float64)
     s = float(np.sqrt(abs(np.linalg.det(M[:, :2]))))
-    if s < 0.8:  # pre-shrink with area averaging so thin index strokes do not alias away
-        f = min(1.0, s * 1.3)
-        fh, fw = face.shape[:2]
-        face = cv2.resize(
-            np.asarray(face), (max(2, round(fw * f)), max(2, round(fh * f))), interpolation=cv2.INTER_AREA
-        )
-        M = M @ np.diag([fw / face.shape[1], fh / face.shape[0], 1.0])
+    face, k = face_at_scale(p.deck, p.card, s)
+    if k != 1.0:
+        M = M @ np.diag([k, k, 1.0])
     fh, fw = face.shape[:2]
     quad = apply(M, np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], float))
     H, W = owner.shape
