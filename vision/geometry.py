@@ -427,6 +427,19 @@ def _merge_in_seat(cards: list[_Card], g: list[int], fr: SeatFrame, cfg: Geometr
     return merged
 
 
+def _split_impossible(cards: list[_Card], g: list[int], fr: SeatFrame, cfg: GeometryConfig) -> None:
+    """Split pairs whose second corner is nowhere a card's could be (`pair_box_one_deck`)."""
+    x1, y1, x2, y2 = cfg.pair_box_one_deck
+    for i in list(g):
+        c = cards[i]
+        if len(c.points) != 2 or c.anchor is None:
+            continue
+        other = c.points[1] if c.anchor is c.points[0] else c.points[0]
+        v = (other - c.anchor) / c.size
+        if not (x1 <= v @ fr.right <= x2 and y1 <= v @ fr.down <= y2):
+            _split(cards, g, i)
+
+
 def _split(cards: list[_Card], g: list[int], i: int) -> None:
     """Undo a merge: card i becomes its first corner; its second is appended as a card of its own."""
     c = cards[i]
@@ -510,8 +523,11 @@ def read_table(
     offset = _corner_offset(cards, [(fr, g) for fr, g, _ in frames], scale, cfg)
     one_deck = max(deck_capacity(deck).values()) == 1
     for k, (fr, g, centre) in enumerate(frames):
-        if one_deck:
-            break  # a card exists once: a same-card pair is never two cards
+        if one_deck:  # a card exists once: split a same-card pair only if it cannot be one card
+            _split_impossible(cards, g, fr, cfg)
+            toward = (table_centre - centre) if n_seats > 1 else None
+            frames[k] = (fit_rows([cards[i] for i in g], scale, toward, cfg), g, centre)
+            continue
         toward = (table_centre - centre) if n_seats > 1 else None
         doubtful = []
         for i in list(g):
