@@ -25,7 +25,7 @@ from itertools import combinations_with_replacement
 from scoring.cards import ACE, RANK_CHARS, SUITS, Card, parse_cards
 from scoring.categories import Category
 from scoring.errors import CardError
-from scoring.rules import PRESETS, RuleSet, Tie, Wheel
+from scoring.rules import RuleSet, Tie, Wheel, preset
 
 DEFAULT_RULES = RuleSet()
 _RANKS_DESC = tuple(range(ACE, 1, -1))
@@ -177,9 +177,8 @@ def evaluate(cards: Sequence[Card | str] | str, rules: RuleSet | str = DEFAULT_R
     Wild cards take their best value; the result records how many there were, so equal rows can
     go to the natural one."""
     if isinstance(rules, str):
-        rules = PRESETS[rules]
-    row = tuple(parse_cards(cards)) if isinstance(cards, str) or not all(
-        isinstance(c, Card) for c in cards) else tuple(cards)
+        rules = preset(rules)
+    row = tuple(parse_cards(cards))
     if len(row) not in (3, 5):
         raise CardError(f"a row has 3 or 5 cards, not {len(row)}: {' '.join(map(str, row))}")
     naturals = [c for c in row if not rules.is_wild(c)]
