@@ -31,6 +31,7 @@ class Placed:
     seat: int | None = None
     row: str | None = None
     position: int = 0
+    back: bool = False  # face down: drawn (it covers what lies under it), never labelled
 
     def corners(self) -> np.ndarray:
         """Face corners on the canvas: top-left, top-right, bottom-right, bottom-left."""
@@ -313,4 +314,30 @@ def occluders(rng: np.random.Generator, visible: np.ndarray, scale: float, n: in
             poly = c + np.array([[-a, -b], [a, -b], [a, b], [-a, b]]) @ rot2(ang).T
             col = (int(rng.integers(10, 50)),) * 3 if kind == "phone" else (int(rng.integers(220, 255)),) * 3
         out.append(Occluder(poly, col, kind))  # type: ignore[arg-type]
+    return out
+
+
+def backs(
+    rng: np.random.Generator,
+    back_deck: Deck,
+    visible: np.ndarray,
+    height: float,
+    n: int,
+    around: np.ndarray | None,
+) -> list[Placed]:
+    """``n`` face-down cards: a squared-up stack (the undealt deck) or a loose spread."""
+    wh = _face_wh(back_deck, "back")
+    lo, vis = visible.min(axis=0), np.ptp(visible, axis=0)
+    c = around if around is not None else lo + rng.uniform(0.15, 0.85, 2) * vis
+    ang = rng.uniform(0, 360)
+    out = []
+    stack = rng.random() < 0.5
+    for j in range(n):
+        if stack:
+            pos = c + rng.normal(0, 0.01 * height, 2)
+            a = ang + rng.normal(0, 2)
+        else:
+            pos = c + rng.normal(0, 0.5 * height, 2)
+            a = ang + rng.normal(0, 25)
+        out.append(Placed("back", back_deck, place(wh, pos, a, height), None, None, j, back=True))
     return out

@@ -14,9 +14,10 @@ import numpy as np
 from vision.classes import CLASS_INDEX
 
 from . import background, effects
+from .backs import BackDeck
 from .camera import Camera, random_camera
 from .decks import choose_deck
-from .layout import Layout, apply, occluders, pile_layout, seat_layout, table_layout, up_vector
+from .layout import Layout, apply, backs, occluders, pile_layout, seat_layout, table_layout, up_vector
 from .render import Shadow, coverage, draw_layout
 
 KINDS = ("table", "seat", "pile", "negative")
@@ -80,6 +81,7 @@ def generate(
         layout = pile_layout(rng, deck, cam.visible, scale)
     else:
         layout = Layout("negative", [])
+    _add_backs(rng, layout, deck, cam, scale, kind)
     n_occ = (
         int(rng.integers(1, 4))
         if kind == "negative"
@@ -99,13 +101,39 @@ def generate(
     return Scene(img, quality, labels, meta)
 
 
+def _add_backs(rng: np.random.Generator, layout: Layout, deck, cam: Camera, scale: float, kind: str) -> None:
+    """Face-down cards: the undealt deck in the middle of a table, a few among loose cards."""
+    p = {"table": 0.3, "seat": 0.1, "pile": 0.3, "negative": 0.6}[kind]
+    if rng.random() >= p:
+        return
+    if layout.cards:
+        h = (
+            float(np.sqrt(abs(np.linalg.det(layout.cards[0].M[:, :2]))))
+            * deck.face(layout.cards[0].card).shape[0]
+        )
+    else:
+        h = rng.uniform(100, 400) * scale
+    aspect = rng.uniform(0.63, 0.72)
+    bd = BackDeck(rng, aspect)
+    n = int(rng.integers(1, 6))
+    if kind == "table" and layout.seats:
+        centre = np.mean([s["center"] for s in layout.seats], axis=0) if len(layout.seats) > 1 else None
+        layout.cards[:0] = backs(rng, bd, cam.visible, h, n, centre)  # under everything
+    else:
+        layout.cards.extend(backs(rng, bd, cam.visible, h, n, None))
+
+
 def _annotate(
     layout: Layout, owner: np.ndarray, cam: Camera, size: tuple[int, int]
 ) -> tuple[list[tuple[int, float, float, float, float]], dict]:
     W, H = size
     labels = []
     cards = []
+    n_backs = 0
     for cid, p in enumerate(layout.cards):
+        if p.back:
+            n_backs += 1
+            continue
         indices = []
         for box in p.deck.boxes(p.card):
             x1, y1, x2, y2 = box
@@ -165,6 +193,7 @@ def _annotate(
             }
         )
     meta = {
+        "backs": n_backs,
         "width": W,
         "height": H,
         "deck": layout.deck_size,
