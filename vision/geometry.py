@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from itertools import combinations
 
 import numpy as np
 
@@ -51,6 +52,8 @@ class GeometryConfig:
     attach: float = 1.0  # how far off a row line a stray card may be and still join it
     seat_min: int = 5  # fewer cards than this are not a seat (stray cards)
     stray_link: float = 8.0  # a card farther than this from any other is a stray, not part of a seat
+    seat_cut_candidates: int = 8  # how many of the longest links beyond k-1 a seat cut may use
+    seat_size_weight: float = 1.0  # one card off 13 weighs like one index height of link
     low_confidence: float = 0.5
     fix_with_deck: bool = True
 
@@ -173,12 +176,18 @@ def fix_with_deck(cards: list[_Card], deck: int) -> list[_Card]:
 
 
 # ----------------------------------------------------------------------------------------- seats
-def _mst(points: np.ndarray) -> list[tuple[float, int, int]]:
-    """Edges of the Euclidean minimum spanning tree (Prim, O(n^2)): single-linkage in one pass."""
+def _mst(points: np.ndarray, sizes: np.ndarray | None = None) -> list[tuple[float, int, int]]:
+    """Edges of the minimum spanning tree (Prim, O(n^2)): single-linkage in one pass.
+
+    With `sizes`, each distance is in the two cards' own index heights, so a tilted camera's near
+    seat (big, widely spaced) and far seats (small, close together) are cut alike.
+    """
     n = len(points)
     if n < 2:
         return []
     d = np.linalg.norm(points[:, None] - points[None], axis=2)
+    if sizes is not None:
+        d = d / ((sizes[:, None] + sizes[None, :]) / 2)
     in_tree = np.zeros(n, bool)
     in_tree[0] = True
     best = d[0].copy()
@@ -226,33 +235,41 @@ def _kmeans(points: np.ndarray, k: int, iters: int = 30) -> list[list[int]]:
 
 
 def group_seats(
-    centers: np.ndarray, n_seats: int | None, scale: float = 1.0, cfg: GeometryConfig = GeometryConfig()
+    centers: np.ndarray,
+    n_seats: int | None,
+    sizes: np.ndarray | None = None,
+    cfg: GeometryConfig = GeometryConfig(),
 ) -> tuple[list[list[int]], list[int]]:
     """Split card centres into seats; returns (seats as index lists, stray indices).
 
-    Without `n_seats`, the count is the number of 13s in the cards (1..5). The longest single-linkage
-    links are cut until that many groups of >= `seat_min` cards exist; small groups are strays.
+    Without `n_seats`, the count is the number of 13s in the cards (1..5). Seats are what is left
+    after cutting k-1 links of the single-linkage tree (distances in index heights): among the
+    longest links, the cut that leaves groups closest to 13 cards wins, long links breaking ties.
+    Groups under `seat_min` cards are strays; links longer than `stray_link` set strays apart.
     """
     n = len(centers)
     if n == 0:
         return [], []
     k = n_seats or int(min(5, max(1, round(n / SEAT_SIZE))))
-    edges = sorted(_mst(centers))
-    best: list[list[int]] | None = None
-    for cut in range(len(edges) + 1):
-        if best is not None and edges[len(edges) - cut][0] < cfg.stray_link * scale:
-            break  # the remaining links are within seats
-        groups = _components(n, edges[: len(edges) - cut])
+    edges = sorted(_mst(centers, sizes), reverse=True)  # longest first
+    stray_cuts = [e for e in edges if e[0] > cfg.stray_link]
+    cand = edges[: min(len(edges), k - 1 + cfg.seat_cut_candidates)]
+    best: tuple[float, list[list[int]]] | None = None
+    for combo in combinations(range(len(cand)), max(0, k - 1)):
+        cut = {cand[c] for c in combo} | set(stray_cuts)
+        groups = _components(n, [e for e in edges if e not in cut])
         big = [g for g in groups if len(g) >= cfg.seat_min]
-        if len(big) == k:
-            best = groups  # and keep cutting long links while only strays fall off
-        elif len(big) > k or best is not None:
-            break
+        if len(big) != k:
+            continue
+        err = sum(abs(len(g) - SEAT_SIZE) for g in big) + sum(len(g) for g in groups if len(g) < cfg.seat_min)
+        score = cfg.seat_size_weight * err - sum(cand[c][0] for c in combo)
+        if best is None or score < best[0]:
+            best = (score, groups)
     if best is None:
         groups = _kmeans(centers, k)
         return [sorted(g) for g in groups], []
-    seats = [sorted(g) for g in best if len(g) >= cfg.seat_min]
-    strays = sorted(i for g in best if len(g) < cfg.seat_min for i in g)
+    seats = [sorted(g) for g in best[1] if len(g) >= cfg.seat_min]
+    strays = sorted(i for g in best[1] if len(g) < cfg.seat_min for i in g)
     return seats, strays
 
 
@@ -386,6 +403,87 @@ def name_rows(counts: list[int]) -> list[str]:
 
 
 # ------------------------------------------------------------------------------------------ table
+@dataclass
+class _Placement:
+    cards: list[_Card]
+    frames: list[tuple[SeatFrame, list[int], np.ndarray]]
+    strays: list[int]
+    table_centre: np.ndarray | None
+    deck: int
+
+    @property
+    def error(self) -> int:
+        """How far the seats are from 3/5/5 each, plus stray cards: lower is a better reading."""
+        return sum(_layout_error(fr) for fr, _, _ in self.frames) + len(self.strays)
+
+
+def _place(
+    cards: list[_Card], k: int, deck: int | None, width: int, height: int, scale: float, cfg: GeometryConfig
+) -> _Placement:
+    """Seats (k of them), their frames and rows, corner pairs checked against each seat's frame."""
+    centers = np.array([c.center for c in cards]).reshape(-1, 2)
+    groups, strays = group_seats(centers, k, np.array([c.size for c in cards]), cfg)
+    n_seats = len(groups)
+    deck = deck or (65 if n_seats >= 5 else 52)
+
+    table_centre = (
+        np.mean([centers[g].mean(0) for g in groups], axis=0)
+        if n_seats > 1
+        else np.array([width / 2, height / 2]) if width and height else None
+    )
+    frames: list[tuple[SeatFrame, list[int], np.ndarray]] = []
+    for g in groups:
+        centre = centers[g].mean(0)
+        toward = (table_centre - centre) if n_seats > 1 else None
+        fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
+        if max(deck_capacity(deck).values()) == 1 and _merge_in_seat(cards, g, fr, cfg):
+            fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
+        frames.append((fr, g, centre))
+
+    # Same-card pairs must sit like the two corners of one card in the seat's frame (down and to the
+    # right, the same way on every card). With a 65-card deck two copies of a card can be a card
+    # diagonal apart: such a "pair" fails this test and is split back into two cards.
+    offset = _corner_offset(cards, [(fr, g) for fr, g, _ in frames], scale, cfg)
+    one_deck = max(deck_capacity(deck).values()) == 1
+    for k, (fr, g, centre) in enumerate(frames):
+        if one_deck:  # a card exists once: split a same-card pair only if it cannot be one card
+            _split_impossible(cards, g, fr, cfg)
+            toward = (table_centre - centre) if n_seats > 1 else None
+            frames[k] = (fit_rows([cards[i] for i in g], scale, toward, cfg), g, centre)
+            continue
+        toward = (table_centre - centre) if n_seats > 1 else None
+        doubtful = []
+        for i in list(g):
+            dev = _pair_deviation(cards[i], fr, offset, scale, cfg)
+            if dev > cfg.pair_split:
+                _split(cards, g, i)
+            elif dev > cfg.pair_tolerance:
+                doubtful.append(i)
+        fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
+        if _layout_error(fr) > 0:  # a wrong count: any pair may be two copies (65-card deck)
+            doubtful = [i for i in g if len(cards[i].points) == 2]
+        # Undo the merge that brings the counts closest to 3/5/5, the least card-like pair first;
+        # repeat while it helps. Never split a pair unless the counts say so.
+        while doubtful and _layout_error(fr) > 0:
+            best = None
+            for i in doubtful:
+                trial_cards, trial_g = list(cards), list(g)
+                _split(trial_cards, trial_g, i)
+                trial = fit_rows([trial_cards[j] for j in trial_g], scale, toward, cfg)
+                key = (_layout_error(trial), -_pair_deviation(cards[i], fr, offset, scale, cfg))
+                if best is None or key < best[0]:
+                    best = (key, i, trial_cards, trial_g)
+            fr = fit_rows([cards[j] for j in g], scale, toward, cfg)  # restore anchors after trials
+            if best is None or best[0][0] >= _layout_error(fr):
+                break
+            _, i, cards[:], g[:] = best
+            doubtful.remove(i)
+            fr = fit_rows([cards[j] for j in g], scale, toward, cfg)
+        frames[k] = (fr, g, centre)
+
+    return _Placement(cards, frames, strays, table_centre, deck)
+
+
 def _pair_deviation(c: _Card, fr: SeatFrame, offset: np.ndarray | None, scale: float,
                     cfg: GeometryConfig = GeometryConfig()) -> float:
     """How far (index heights) a merged card's second corner is from where the deck puts it:
@@ -497,67 +595,22 @@ def read_table(
     65 for five seats, else 52)."""
     problems: list[Problem] = []
     scale = index_scale(dets)
-    cards = merge_corners(dets, scale, cfg)
-    centers = np.array([c.center for c in cards]).reshape(-1, 2)
-    groups, strays = group_seats(centers, seats, scale, cfg)
-    n_seats = len(groups)
-    deck = deck or (65 if (seats or n_seats) >= 5 else 52)
-
-    table_centre = (
-        np.mean([centers[g].mean(0) for g in groups], axis=0)
-        if n_seats > 1
-        else np.array([width / 2, height / 2]) if width and height else None
-    )
-    frames: list[tuple[SeatFrame, list[int], np.ndarray]] = []
-    for g in groups:
-        centre = centers[g].mean(0)
-        toward = (table_centre - centre) if n_seats > 1 else None
-        fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
-        if max(deck_capacity(deck).values()) == 1 and _merge_in_seat(cards, g, fr, cfg):
-            fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
-        frames.append((fr, g, centre))
-
-    # Same-card pairs must sit like the two corners of one card in the seat's frame (down and to the
-    # right, the same way on every card). With a 65-card deck two copies of a card can be a card
-    # diagonal apart: such a "pair" fails this test and is split back into two cards.
-    offset = _corner_offset(cards, [(fr, g) for fr, g, _ in frames], scale, cfg)
-    one_deck = max(deck_capacity(deck).values()) == 1
-    for k, (fr, g, centre) in enumerate(frames):
-        if one_deck:  # a card exists once: split a same-card pair only if it cannot be one card
-            _split_impossible(cards, g, fr, cfg)
-            toward = (table_centre - centre) if n_seats > 1 else None
-            frames[k] = (fit_rows([cards[i] for i in g], scale, toward, cfg), g, centre)
-            continue
-        toward = (table_centre - centre) if n_seats > 1 else None
-        doubtful = []
-        for i in list(g):
-            dev = _pair_deviation(cards[i], fr, offset, scale, cfg)
-            if dev > cfg.pair_split:
-                _split(cards, g, i)
-            elif dev > cfg.pair_tolerance:
-                doubtful.append(i)
-        fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
-        if _layout_error(fr) > 0:  # a wrong count: any pair may be two copies (65-card deck)
-            doubtful = [i for i in g if len(cards[i].points) == 2]
-        # Undo the merge that brings the counts closest to 3/5/5, the least card-like pair first;
-        # repeat while it helps. Never split a pair unless the counts say so.
-        while doubtful and _layout_error(fr) > 0:
-            best = None
-            for i in doubtful:
-                trial_cards, trial_g = list(cards), list(g)
-                _split(trial_cards, trial_g, i)
-                trial = fit_rows([trial_cards[j] for j in trial_g], scale, toward, cfg)
-                key = (_layout_error(trial), -_pair_deviation(cards[i], fr, offset, scale, cfg))
-                if best is None or key < best[0]:
-                    best = (key, i, trial_cards, trial_g)
-            fr = fit_rows([cards[j] for j in g], scale, toward, cfg)  # restore anchors after trials
-            if best is None or best[0][0] >= _layout_error(fr):
-                break
-            _, i, cards[:], g[:] = best
-            doubtful.remove(i)
-            fr = fit_rows([cards[j] for j in g], scale, toward, cfg)
-        frames[k] = (fr, g, centre)
-
+    merged = merge_corners(dets, scale, cfg)
+    # How many seats: the number of 13s in the cards, unless told. When the count falls between two
+    # (unmerged corners, hidden cards), both are tried and the one closer to 3/5/5 seats wins.
+    est = len(merged) / SEAT_SIZE
+    ks = [seats] if seats else sorted({min(5, max(1, v)) for v in (round(est), math.floor(est + 0.2),
+                                                                     math.ceil(est - 0.2))})
+    best: _Placement | None = None
+    for k in ks:
+        trial = _place([replace(c, points=list(c.points), boxes=list(c.boxes)) for c in merged], k, deck,
+                       width, height, scale, cfg)
+        if best is None or trial.error < best.error:
+            best = trial
+    assert best is not None
+    cards, frames, strays, deck = best.cards, best.frames, best.strays, best.deck
+    table_centre = best.table_centre
+    n_seats = len(frames)
     live = [c for c in cards if not c.gone]
     changed = fix_with_deck(live, deck) if cfg.fix_with_deck else []
 
