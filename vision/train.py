@@ -75,7 +75,7 @@ def use_both_cores(trainer) -> None:  # noqa: ANN001 - Ultralytics callback sign
     n = os.cpu_count() or 2
     torch_utils.NUM_THREADS = n
     torch.set_num_threads(n)
-    trainer.args.workers = min(2, n)
+    trainer.args.workers = max(trainer.args.workers, min(2, n))
 
 
 def build_model(model: str, pretrained: str | None, weights: str | None):
@@ -116,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--name", default="cards")
     p.add_argument("--project", default=str(REPO / "runs"))
     p.add_argument("--fraction", type=float, default=1.0)
+    p.add_argument("--device", default="cpu", help="cpu, or a CUDA index (0) on a GPU machine")
+    p.add_argument("--workers", type=int, default=2)
     p.add_argument("--no-val", action="store_true", help="skip per-epoch validation (tiny smoke runs)")
     args = p.parse_args(argv)
 
@@ -137,8 +139,8 @@ def main(argv: list[str] | None = None) -> int:
         time=args.hours,
         imgsz=args.imgsz,
         batch=args.batch,
-        device="cpu",
-        workers=2,
+        device=args.device,
+        workers=args.workers,
         amp=False,
         fliplr=0.0,
         flipud=0.0,
