@@ -685,6 +685,15 @@ def read_table(
         if len(places) > cap[card]:
             for s, row in places:
                 problems.append(Problem("duplicate", f"{card} is seen {len(places)} times", s, row, card))
+    for sr in seat_reads:  # two copies in one hand happen with two decks, but rarely: worth a look
+        rows_of: dict[str, list[str]] = {}
+        for row in ROWS:
+            for rc in getattr(sr, row):
+                rows_of.setdefault(rc.card, []).append(row)
+        for card, rows in rows_of.items():
+            if 1 < len(rows) <= cap[card]:
+                problems.append(Problem("same_card", f"{sr.name}: {card} twice ({' and '.join(rows)}); two "
+                                        "copies, or one card's two corners?", sr.seat, rows[-1], card))
     for sr in seat_reads:
         for row in ROWS:
             for rc in getattr(sr, row):
