@@ -78,6 +78,8 @@ def build_table(
     rng = np.random.default_rng(seed)
     deck = list(DECK52) if n_seats <= 4 else list(DECK52) + [c for c in DECK52 if c.endswith("s")]
     rng.shuffle(deck)
+    while n_seats > 4 and any(len(set(deck[i : i + 13])) < 13 for i in range(0, 65, 13)):
+        rng.shuffle(deck)  # two copies in one hand are legal but flagged; keep test tables clean
     if orientations is None:
         orientations = [(first_orientation + i * 360.0 / n_seats) % 360 for i in range(n_seats)]
     reach = (4 * spacing + 1) * CARD_W / 2 + 20
