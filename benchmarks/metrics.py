@@ -43,7 +43,8 @@ class CardScore:
         return 2 * p * r / (p + r) if p + r else 0.0
 
     def line(self) -> str:
-        return f"P {self.precision:.3f}  R {self.recall:.3f}  F1 {self.f1:.3f}  (tp {self.tp}, fp {self.fp}, fn {self.fn})"
+        counts = f"(tp {self.tp}, fp {self.fp}, fn {self.fn})"
+        return f"P {self.precision:.3f}  R {self.recall:.3f}  F1 {self.f1:.3f}  {counts}"
 
 
 def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:

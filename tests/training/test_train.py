@@ -19,7 +19,20 @@ def test_one_tiny_epoch_writes_checkpoint(tmp_path: Path, monkeypatch: pytest.Mo
     import subprocess
 
     data = tmp_path / "data"
-    cmd = ["--out", str(data), "--train", "4", "--val", "2", "--seed", "7", "--imgsz", "128", "--workers", "1"]
+    cmd = [
+        "--out",
+        str(data),
+        "--train",
+        "4",
+        "--val",
+        "2",
+        "--seed",
+        "7",
+        "--imgsz",
+        "128",
+        "--workers",
+        "1",
+    ]
     subprocess.run([sys.executable, "-m", "datasets.build", *cmd], check=True, cwd=REPO)
     assert (data / "data.yaml").exists()
 
@@ -29,13 +42,20 @@ def test_one_tiny_epoch_writes_checkpoint(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.setenv("YOLO_CONFIG_DIR", str(tmp_path / "ycfg"))
     rc = train.main(
         [
-            "--data", str(data / "data.yaml"),
-            "--model", "yolov8n",
-            "--pretrained", "none",
-            "--imgsz", "128",
-            "--epochs", "1",
-            "--batch", "2",
-            "--project", str(tmp_path / "runs"),
+            "--data",
+            str(data / "data.yaml"),
+            "--model",
+            "yolov8n",
+            "--pretrained",
+            "none",
+            "--imgsz",
+            "128",
+            "--epochs",
+            "1",
+            "--batch",
+            "2",
+            "--project",
+            str(tmp_path / "runs"),
             "--no-val",
         ]
     )
