@@ -51,15 +51,28 @@ def normalise(design: Design, log=print) -> Path | None:
         cards.append(card)
         arr.append(img)
         boxes[card] = [list(map(int, bb)) for bb in b]
+    # an index much shorter than the design's usual one lost its rank glyph (merged with an outline)
+    plain = [c for c in cards if c not in ("BJ", "SJ")]
+    med = [
+        float(np.median([boxes[c][k][3] - boxes[c][k][1] for c in plain])) if plain else 0.0 for k in (0, 1)
+    ]
+    for c in plain:
+        if any(boxes[c][k][3] - boxes[c][k][1] < 0.7 * med[k] for k in (0, 1)):
+            i = cards.index(c)
+            del cards[i], arr[i], boxes[c]
+            missing.append(c)
     # a card whose index could not be isolated (court frame touching it) borrows the box of the
     # same rank in another suit: designs print every index at the same place
+    plain = [c for c in cards if c not in ("BJ", "SJ")]
+    typical = np.median(np.array([boxes[c] for c in plain]), axis=0).astype(int).tolist() if plain else None
+
     for card in missing:
-        donor = next((c for c in cards if c[0] == card[0] and c not in ("BJ", "SJ")), None)
-        if donor is None or card in ("BJ", "SJ"):
+        if card in ("BJ", "SJ") or typical is None:
             continue
+        donor = next((c for c in plain if c[0] == card[0] and c in boxes), None)
         cards.append(card)
         arr.append(cv2.resize(faces[card], size, interpolation=cv2.INTER_AREA))
-        boxes[card] = boxes[donor]
+        boxes[card] = boxes[donor] if donor else typical  # else: where this design's indices usually are
     if missing:
         log(f"  {design.name}: index not isolated on {missing}; same-rank boxes used")
     out.mkdir(parents=True, exist_ok=True)

@@ -7,6 +7,7 @@ so each gets a small loader; the rest of the pipeline only sees our class names.
 from __future__ import annotations
 
 import gzip
+import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,6 +92,19 @@ def _younestouati(height: int) -> Iterator[tuple[str, np.ndarray]]:
     yield "BJ", render_svg((base / "joker.svg").read_bytes(), height)
 
 
+def _letele(height: int) -> Iterator[tuple[str, np.ndarray]]:
+    """@letele/playing-cards ships React components only: print them to SVG with node first."""
+    pkg = RAW / "letele" / "package"
+    svgs = RAW / "letele" / "svg"
+    if not (svgs / "Sa.svg").is_file():
+        script = Path(__file__).with_name("react_svg.js")
+        subprocess.run(["node", str(script), str(pkg), str(svgs)], check=True, capture_output=True)
+    for card in CARDS52:
+        rank = "10" if card[0] == "T" else card[0]
+        name = card[1].upper() + (rank if rank.isdigit() else rank.lower())
+        yield card, render_svg((svgs / f"{name}.svg").read_bytes(), height)
+
+
 # ---- gnome-cards-data (aisleriot) sprite sheets ---------------------------------------------
 # Every theme is a 13 x 5 grid: rows club, diamond, heart, spade (columns A, 2..10, J, Q, K),
 # then black joker, red joker, back.
@@ -125,10 +139,12 @@ def _gnome(theme: str, with_jokers: bool) -> Loader:
 
 _GNOME_URL = "https://packages.debian.org/gnome-cards-data"
 _STAR = (0.0, 0.0, 0.3, 0.2)  # jokers whose corner index is a star in a circle
-_ACROSS = (0.0, 0.0, 0.55, 0.15)  # jokers with JOKER written across the top
+_ACROSS = (0.0, 0.0, 0.8, 0.15)  # jokers with JOKER written across the top
 # (theme, jokers usable, note, region overrides). Themes whose indices are not A K Q J (German
 # K D B, French R D V, Russian, Swiss/Italian suits), that have no court indices, or that put the
-# suit beside the rank, are left out: players of 十三张 use Anglo-American indices.
+# suit beside the rank, are left out: players of 十三张 use Anglo-American indices. `dondorf` is
+# left out because it prints indices in all four corners (our labels know two).
+
 GNOME_THEMES: list[tuple[str, bool, str, dict]] = [
     ("anglo", True, "", {}),
     ("anglo_bitmap", True, "", {}),
@@ -142,58 +158,71 @@ GNOME_THEMES: list[tuple[str, bool, str, dict]] = [
     ("neoclassical", True, "", {"joker_region": _STAR}),
     ("neoclassical_4_color", True, "four-colour deck", {"joker_region": _STAR}),
     ("orell", False, "jokers are pictures without text: not used", {}),
-    ("ornamental", True, "cartoon deck with very large indices", {"region": (0.0, 0.0, 0.3, 0.38)}),
-    ("plastic", True, "", {"region": (0.0, 0.0, 0.28, 0.36), "joker_region": (0.0, 0.0, 0.55, 0.15)}),
+    ("ornamental", True, "cartoon deck with very large indices", {"region": (0.0, 0.0, 0.3, 0.5)}),
+    ("plastic", True, "", {"region": (0.0, 0.0, 0.28, 0.36), "joker_region": _STAR}),
     ("simplistic", True, "", {"joker_region": _STAR}),
     ("tigullio", True, "", {}),
-    ("dondorf", False, "jokers are grey pictures, not told apart: not used", {}),
 ]
 
-DESIGNS: list[Design] = [
-    Design(
-        "cardsjs",
-        "npm cardsJS 1.1.1",
-        "MIT",
-        "https://www.npmjs.com/package/cardsJS",
-        _cardsjs,
-        jokers=(),
-        note="no jokers",
-    ),
-    Design(
-        "svg-cards",
-        "npm svg-cards 4.0.2 (png/2x)",
-        "LGPL-2.1",
-        "https://www.npmjs.com/package/svg-cards",
-        _svg_cards,
-        joker_region=_ACROSS,
-    ),
-    Design(
-        "younestouati",
-        "npm @younestouati/playing-cards-standard-deck 3.0.0",
-        "LGPL-3.0",
-        "https://www.npmjs.com/package/@younestouati/playing-cards-standard-deck",
-        _younestouati,
-        jokers=("BJ",),
-        note="one (colour) joker, used as BJ",
-    ),
-] + [
-    Design(
-        f"gnome-{theme}",
-        f"Debian gnome-cards-data ({theme}.svgz)",
-        "see debian/copyright (GPL/LGPL/PD)",
-        _GNOME_URL,
-        _gnome(theme, jok),
-        jokers=("BJ", "SJ") if jok else (),
-        note=note,
-        **over,
-    )
-    for theme, jok, note, over in GNOME_THEMES
-]
+DESIGNS: list[Design] = (
+    [
+        Design(
+            "cardsjs",
+            "npm cardsJS 1.1.1",
+            "MIT",
+            "https://www.npmjs.com/package/cardsJS",
+            _cardsjs,
+            jokers=(),
+            note="no jokers",
+        ),
+        Design(
+            "svg-cards",
+            "npm svg-cards 4.0.2 (png/2x)",
+            "LGPL-2.1",
+            "https://www.npmjs.com/package/svg-cards",
+            _svg_cards,
+            joker_region=_ACROSS,
+        ),
+        Design(
+            "younestouati",
+            "npm @younestouati/playing-cards-standard-deck 3.0.0",
+            "LGPL-3.0",
+            "https://www.npmjs.com/package/@younestouati/playing-cards-standard-deck",
+            _younestouati,
+            joker_region=(0.0, 0.0, 0.25, 0.2),
+            jokers=("BJ",),
+            note="one (colour) joker, used as BJ",
+        ),
+    ]
+    + [
+        Design(
+            "letele",
+            "npm @letele/playing-cards 0.1.0 (React components printed to SVG)",
+            "CC0-1.0",
+            "https://www.npmjs.com/package/@letele/playing-cards",
+            _letele,
+            jokers=(),
+            note="jokers have no corner index: not used",
+        ),
+    ]
+    + [
+        Design(
+            f"gnome-{theme}",
+            f"Debian gnome-cards-data ({theme}.svgz)",
+            "GPL-3+ (Debian copyright, Files: *)",
+            _GNOME_URL,
+            _gnome(theme, jok),
+            jokers=("BJ", "SJ") if jok else (),
+            note=note,
+            **over,
+        )
+        for theme, jok, note, over in GNOME_THEMES
+    ]
+)
 
 
 def design_available(d: Design) -> bool:
     """Whether the raw files of a design are in the cache (so it can be normalised)."""
     if d.name.startswith("gnome-"):
         return gnome_sheet(d.name[len("gnome-") :]).is_file()
-    key = {"cardsjs": "cardsjs", "svg-cards": "svg-cards", "younestouati": "younestouati"}[d.name]
-    return (RAW / key / "package").is_dir()
+    return (RAW / d.name / "package").is_dir()  # npm designs are unpacked under their own name
