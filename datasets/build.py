@@ -42,7 +42,10 @@ def plan(n_tiles: int, split: str, seed: int) -> list[Job]:
     """The list of scenes to render for ``n_tiles`` tiles, fixed by (seed, split) alone."""
     rng = np.random.default_rng([seed, 7, 0 if split == "train" else 1])
     kinds = list(MIX)
-    p = np.array([MIX[k] for k in kinds])
+    # a table or negative scene yields several tiles: pick scenes so the *tiles* follow MIX
+    per = {k: TILES_PER_TABLE if k in ("table", "negative") else 1 for k in kinds}
+    p = np.array([MIX[k] / per[k] for k in kinds])
+
     jobs, total, i = [], 0, 0
     while total < n_tiles:
         kind = kinds[int(rng.choice(len(kinds), p=p / p.sum()))]

@@ -245,7 +245,7 @@ def seat_layout(rng: np.random.Generator, deck: Deck, visible: np.ndarray, scale
     ext = sc.extent @ rot2(ori).T
     span = np.ptp(ext, axis=0)
     vis = np.ptp(visible, axis=0)
-    h = float(np.min(vis / span)) * rng.uniform(0.55, 1.1)
+    h = float(np.min(vis / span)) * rng.uniform(0.7, 2.2)  # >1: zoomed in, rows run out of frame
     frac = index_height_frac(deck, cards)
     h = min(h, 240 * scale / frac)
     c = centre + rng.normal(0, 0.05, 2) * vis

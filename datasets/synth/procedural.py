@@ -74,7 +74,7 @@ def random_style(rng: np.random.Generator, exotic: bool = True) -> FaceStyle:
     """Draw a deck style; ``exotic`` allows dark decks with gold ink and four-colour decks."""
     aspect = rng.uniform(0.63, 0.73)
     w = round(FACE_H * aspect)
-    dark = exotic and rng.random() < 0.07
+    dark = exotic and rng.random() < 0.12  # black decks with gold ink are common in the real photos
     if dark:
         g = int(rng.integers(10, 45))
         paper: RGB = (g, g, g + int(rng.integers(0, 10)))
