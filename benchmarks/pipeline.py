@@ -1,0 +1,279 @@
+"""Photo to table, end to end: exact tables, real-photo card F1, and speed against Ultralytics (slow).
+
+    python -m benchmarks.pipeline [--model models/cards.onnx] [--weights models/best.pt]
+                                  [--tables 50] [--runs 7] [--int8] [--skip-e2e] [--skip-real]
+
+- Held-out generated table photos (a seed never used for training): the fraction of tables where
+  every seat's head, middle and tail come out exactly right, and of the wrong ones how many carry a
+  problem (nothing wrong should pass silently).
+- Card-level F1 on ../shared/datasets/real/cardcounter (test half; see datasets.real).
+- Speed on this machine: median time from a 4000x3000 four-seat JPEG file to `TableRead`, and in
+  the same run Ultralytics' own CPU `predict` of the same weights (.pt) on the same file at the same
+  working resolution (run in the train venv: `--train-python`, default $TRAIN_PYTHON or
+  /work/venvs/train/bin/python), and the ratio.
+- `--int8`: the model quantised with onnxruntime's static QDQ quantisation (calibrated on generated
+  tiles), timed and measured the same way.
+
+Runs as soon as the model exists; without it, it says so and stops.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+import vision
+from vision.assign import assign
+from vision.detector import DEFAULT_MODEL, Detector, TileConfig
+
+REPO = Path(__file__).resolve().parent.parent
+BENCH = REPO / "cache" / "bench"
+ROWS = ("head", "middle", "tail")
+
+ULTRALYTICS_TIMER = r"""
+import json, os, statistics, sys, time
+os.environ["YOLO_OFFLINE"] = "1"
+import torch
+torch.set_num_threads(int(sys.argv[4]))
+from ultralytics import YOLO
+model = YOLO(sys.argv[1])
+path, imgsz, runs = sys.argv[2], int(sys.argv[3]), int(sys.argv[5])
+model.predict(path, imgsz=imgsz, device="cpu", verbose=False, conf=0.25)  # warm-up
+ts = []
+for _ in range(runs):
+    t = time.perf_counter()
+    r = model.predict(path, imgsz=imgsz, device="cpu", verbose=False, conf=0.25)
+    ts.append(time.perf_counter() - t)
+print(json.dumps({"median_s": statistics.median(ts), "boxes": len(r[0].boxes)}))
+"""
+
+
+def generate(out: Path, n: int, seed: int, kind: str = "table", size: int = 1280) -> Path:
+    if not (out / "meta").exists() or len(list((out / "meta").glob("*.json"))) < n:
+        from datasets.synth.__main__ import run
+
+        run(out, n, seed, min(2, os.cpu_count() or 1), size, kind)
+    return out
+
+
+def truth_of(meta: dict) -> dict[int, dict[str, Counter]]:
+    seats: dict[int, dict[str, Counter]] = {}
+    for c in meta["cards"]:
+        if c["seat"] is not None and c["row"]:
+            seats.setdefault(c["seat"], {r: Counter() for r in ROWS})[c["row"]][c["card"]] += 1
+    return seats
+
+
+def table_exact(meta: dict, table) -> bool:
+    """Every true seat matched (by shared cards) to a read seat with the same three rows."""
+    truth = truth_of(meta)
+    ts = sorted(truth)
+    if len(table.seats) != len(ts):
+        return False
+    overlap = np.zeros((len(ts), len(ts)))
+    for i, t in enumerate(ts):
+        tc = sum(truth[t].values(), Counter())
+        for j, s in enumerate(table.seats):
+            overlap[i, j] = sum((tc & Counter(c.card for c in s.cards)).values())
+    cols = assign(-overlap)
+    for i, t in enumerate(ts):
+        s = table.seats[int(cols[i])]
+        if any(Counter(c.card for c in getattr(s, r)) != truth[t][r] for r in ROWS):
+            return False
+    return True
+
+
+def end_to_end(det: Detector, n: int, seed: int, label: str) -> dict:
+    folder = generate(BENCH / f"e2e-{seed}-{n}", n, seed)
+    exact = flagged_wrong = wrong = 0
+    times = []
+    for meta_path in sorted((folder / "meta").glob("*.json"))[:n]:
+        meta = json.loads(meta_path.read_text())
+        t = time.perf_counter()
+        table = vision.read(folder / "images" / meta["image"], model=det)
+        times.append(time.perf_counter() - t)
+        if table_exact(meta, table):
+            exact += 1
+        else:
+            wrong += 1
+            flagged_wrong += bool(table.problems)
+    print(f"{label}: exact tables {exact}/{n} ({100 * exact / max(1, n):.1f}%); wrong tables flagged "
+          f"{flagged_wrong}/{wrong}; median {1000 * statistics.median(times):.0f} ms/photo (1280 px)")
+    return {"exact": exact / max(1, n), "flagged_wrong": flagged_wrong, "wrong": wrong}
+
+
+def real_f1(det: Detector, label: str) -> dict | None:
+    from benchmarks.metrics import CardScore
+
+    try:
+        from datasets.real import items
+
+        test = items("test")
+    except (FileNotFoundError, OSError) as e:
+        print(f"{label}: real photos skipped ({e})")
+        return None
+    score = CardScore()
+    for it in test:
+        score.add([d.card for d in vision.detect(it.image, model=det)], [c for c, _ in it.cards])
+    print(f"{label}: real test half, {len(test)} photos: cards {score.line()}")
+    return {"f1": score.f1}
+
+
+def speed_photo() -> Path:
+    """A 4000x3000 JPEG of a four-seat table (a generated 4:3 scene, enlarged as a phone would shoot)."""
+    out = BENCH / "speed" / "table4_4000x3000.jpg"
+    if out.exists():
+        return out
+    folder = generate(BENCH / "speed-src", 24, 31337)
+    for meta_path in sorted((folder / "meta").glob("*.json")):
+        meta = json.loads(meta_path.read_text())
+        if len(meta["seats"]) == 4 and meta["width"] * 3 == meta["height"] * 4:
+            img = cv2.imread(str(folder / "images" / meta["image"]))
+            out.parent.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(out), cv2.resize(img, (4000, 3000), interpolation=cv2.INTER_CUBIC),
+                        [cv2.IMWRITE_JPEG_QUALITY, 92])
+            return out
+    raise SystemExit("no four-seat 4:3 scene among the generated ones; raise the count in speed_photo()")
+
+
+def time_read(det: Detector, path: Path, runs: int) -> tuple[float, int]:
+    vision.read(path, model=det)  # warm-up (first run allocates)
+    ts, n = [], 0
+    for _ in range(runs):
+        t = time.perf_counter()
+        table = vision.read(path, model=det)
+        ts.append(time.perf_counter() - t)
+        n = sum(len(s.cards) for s in table.seats)
+    return statistics.median(ts), n
+
+
+def time_ultralytics(
+    python: str, weights: Path, path: Path, imgsz: int, runs: int, threads: int
+) -> dict | None:
+    if not Path(python).exists() or not weights.exists():
+        print(f"Ultralytics comparison skipped (python {python} or weights {weights} missing)")
+        return None
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(ULTRALYTICS_TIMER)
+    try:
+        r = subprocess.run([python, f.name, str(weights), str(path), str(imgsz), str(threads), str(runs)],
+                           capture_output=True, text=True, timeout=1800)
+    finally:
+        os.unlink(f.name)
+    if r.returncode:
+        print(f"Ultralytics comparison failed: {r.stderr.strip()[-800:]}")
+        return None
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def quantize_int8(model: Path, out: Path, calib_tiles: int = 32) -> Path:
+    """Static QDQ int8 (onnxruntime.quantization), calibrated on model-sized crops of generated photos."""
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    det = Detector(model)
+    th, tw = det.input_hw
+    folder = generate(BENCH / "calib", 16, 2718)
+    blobs = []
+    for img_path in sorted((folder / "images").glob("*.jpg")):
+        img = cv2.imread(str(img_path))
+        h, w = img.shape[:2]
+        for y in range(0, max(1, h - th + 1), th):
+            for x in range(0, max(1, w - tw + 1), tw):
+                tile = img[y : y + th, x : x + tw]
+                tile = cv2.copyMakeBorder(tile, 0, th - tile.shape[0], 0, tw - tile.shape[1],
+                                          cv2.BORDER_CONSTANT, value=(114, 114, 114))
+                blobs.append(cv2.dnn.blobFromImage(tile, 1 / 255.0, swapRB=True))
+    blobs = blobs[:calib_tiles]
+
+    class Reader(CalibrationDataReader):
+        def __init__(self) -> None:
+            self.it = iter([{det.input_name: b} for b in blobs])
+
+        def get_next(self):
+            return next(self.it, None)
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    pre = out.with_suffix(".pre.onnx")
+    quant_pre_process(str(model), str(pre), skip_symbolic_shape=True)
+    quantize_static(str(pre), str(out), Reader(), quant_format=QuantFormat.QDQ,
+                    activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, per_channel=True)
+    pre.unlink(missing_ok=True)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--model", type=Path, default=Path(os.environ.get("CARDS_MODEL", DEFAULT_MODEL)))
+    ap.add_argument("--weights", type=Path, default=None, help="the .pt the ONNX came from (default "
+                    "models/best.pt, else models/last.pt)")
+    ap.add_argument("--train-python", default=os.environ.get("TRAIN_PYTHON", "/work/venvs/train/bin/python"))
+    ap.add_argument("--tables", type=int, default=50, help="held-out generated table photos")
+    ap.add_argument("--seed", type=int, default=424242)
+    ap.add_argument("--runs", type=int, default=7, help="timed runs per figure (median)")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--long-side", type=int, default=TileConfig.long_side)
+    ap.add_argument("--int8", action="store_true", help="also quantise to int8 and measure it")
+    ap.add_argument("--skip-e2e", action="store_true")
+    ap.add_argument("--skip-real", action="store_true")
+    ap.add_argument("--quantize", nargs=2, metavar=("MODEL", "OUT"), help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.quantize:  # run inside the train venv, which has the `onnx` package quantisation needs
+        quantize_int8(Path(args.quantize[0]), Path(args.quantize[1]))
+        return 0
+    if not args.model.exists():
+        print(f"no model at {args.model}: train and export it first (see vision/train.py)")
+        return 1
+    weights = args.weights or next((p for p in (REPO / "models" / "best.pt", REPO / "models" / "last.pt")
+                                    if p.exists()), REPO / "models" / "best.pt")
+    tiles = TileConfig(long_side=args.long_side)
+    models = {"fp32": Detector(args.model, threads=args.threads, tiles=tiles)}
+    if args.int8:
+        q = BENCH / "cards.int8.onnx"
+        try:
+            import onnx  # noqa: F401
+
+            quantize_int8(args.model, q)
+        except ImportError:
+            cmd = [args.train_python, "-m", "benchmarks.pipeline", "--quantize", str(args.model), str(q)]
+            subprocess.run(cmd,
+                           check=True, cwd=REPO)
+        models["int8"] = Detector(q, threads=args.threads, tiles=tiles)
+    print(f"model {args.model} input {models['fp32'].input_hw}, long side {args.long_side}, "
+          f"{args.threads} threads")
+
+    photo = speed_photo()
+    work = vision.open_photo(photo, long_side=args.long_side).image.shape
+    medians: dict[str, float] = {}
+    for name, det in models.items():
+        medians[name], n = time_read(det, photo, args.runs)
+        print(f"speed {name}: file -> TableRead, 4000x3000 four-seat photo: median "
+              f"{1000 * medians[name]:.0f} ms (target < 1000), {n} cards placed")
+    ul = time_ultralytics(args.train_python, weights, photo, max(work[:2]), args.runs, args.threads)
+    if ul:
+        print(f"Ultralytics predict ({weights.name}, imgsz {max(work[:2])}, {args.threads} torch threads): "
+              f"median {1000 * ul['median_s']:.0f} ms")
+        for name, med in medians.items():
+            print(f"ratio {name}: Ultralytics / ours = {ul['median_s'] / med:.2f}x (target >= 2)")
+
+    for name, det in models.items():
+        if not args.skip_e2e:
+            end_to_end(det, args.tables, args.seed, f"end to end {name}")
+        if not args.skip_real:
+            real_f1(det, f"real photos {name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
