@@ -91,6 +91,25 @@ class TileConfig:
     rotate_to_fit: bool = True
 
 
+def tile_config_from_metadata(session) -> TileConfig:
+    """The working scale the model was trained at, when the export recorded it.
+
+    A model trained with `imgsz=416` on 640-pixel crops of 1280-pixel photos saw indices at 0.65x
+    that scale, so it reads best (and 2.4x cheaper) at a working long side of 832. The export can say
+    so in the ONNX metadata: `working_long_side` (pixels) and optionally `tile_overlap`.
+    """
+    try:
+        meta = session.get_modelmeta().custom_metadata_map
+    except AttributeError:
+        return TileConfig()
+    kw = {}
+    if str(meta.get("working_long_side", "")).isdigit():
+        kw["long_side"] = int(meta["working_long_side"])
+    if str(meta.get("tile_overlap", "")).isdigit():
+        kw["overlap"] = int(meta["tile_overlap"])
+    return TileConfig(**kw)
+
+
 def tile_origins(length: int, tile: int, overlap: int) -> list[int]:
     """Start offsets of tiles covering `length`, evenly spread, each overlapping by >= `overlap`.
 
@@ -236,7 +255,7 @@ class Detector:
         h, w = shape[2], shape[3]
         self.input_hw = (h if isinstance(h, int) else 640, w if isinstance(w, int) else 640)
         self.conf, self.iou, self.agnostic, self.max_det = conf, iou, agnostic, max_det
-        self.tiles = tiles or TileConfig()
+        self.tiles = tiles or tile_config_from_metadata(session)
         self.class_names = tuple(class_names)
 
     # -- one model call -------------------------------------------------------------------------

@@ -137,3 +137,25 @@ def test_real_onnx_file_loads_and_decodes():
 def test_missing_model_is_a_clear_error(tmp_path):
     with pytest.raises(ModelMissingError, match="not found"):
         Detector(tmp_path / "nope.onnx")
+
+
+def test_working_scale_from_model_metadata():
+    assert Detector(DATA / "tiny_det.onnx").tiles == TileConfig()
+    det = Detector(DATA / "tiny_det_832.onnx")
+    assert (det.tiles.long_side, det.tiles.overlap) == (832, 48)
+
+
+def test_model_with_other_class_order_is_refused():
+    from vision.detector import ModelMismatchError, check_class_names
+
+    class Meta:
+        custom_metadata_map = {"names": str({i: n for i, n in enumerate(reversed(CLASS_NAMES))})}
+
+    class Sess(SquareSession):
+        def get_modelmeta(self):
+            return Meta()
+
+    with pytest.raises(ModelMismatchError, match="index 0"):
+        Detector(session=Sess())
+    Meta.custom_metadata_map = {"names": str(dict(enumerate(CLASS_NAMES)))}
+    check_class_names(Sess())  # the right order passes

@@ -38,3 +38,8 @@ model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 model.ir_version = 8
 onnx.checker.check_model(model)
 onnx.save(model, Path(__file__).with_name("tiny_det.onnx"))
+
+# the same model, saying it was trained at a smaller working scale (vision.detector reads this)
+model.metadata_props.add(key="working_long_side", value="832")
+model.metadata_props.add(key="tile_overlap", value="48")
+onnx.save(model, Path(__file__).with_name("tiny_det_832.onnx"))
