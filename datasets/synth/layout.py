@@ -287,11 +287,11 @@ def pile_layout(rng: np.random.Generator, deck: Deck, visible: np.ndarray, scale
 
 
 def occluders(rng: np.random.Generator, visible: np.ndarray, scale: float, n: int) -> list[Occluder]:
-    """Hands, phones, chips and paper that end up lying over cards."""
+    """Hands, phones, chips, paper and keyboards that end up lying over cards or beside them."""
     out = []
     lo, vis = visible.min(axis=0), np.ptp(visible, axis=0)
     for _ in range(n):
-        kind = str(rng.choice(["hand", "phone", "chip", "paper"]))
+        kind = str(rng.choice(["hand", "phone", "chip", "paper", "keyboard"], p=[0.25, 0.2, 0.2, 0.2, 0.15]))
         c = lo + rng.uniform(0.05, 0.95, 2) * vis
         ang = rng.uniform(0, 180)
         if kind == "chip":
@@ -305,14 +305,19 @@ def occluders(rng: np.random.Generator, visible: np.ndarray, scale: float, n: in
             poly = c + (np.c_[a * np.cos(t), b * np.sin(t)] @ rot2(ang).T)
             col = (int(rng.integers(90, 170)), int(rng.integers(120, 190)), int(rng.integers(170, 235)))
         else:
-            a, b = (
-                (rng.uniform(35, 60), rng.uniform(70, 120))
-                if kind == "phone"
-                else (rng.uniform(80, 200), rng.uniform(100, 260))
-            )
-            a, b = a * scale, b * scale
+            sizes = {
+                "phone": ((35, 60), (70, 120)),
+                "paper": ((80, 200), (100, 260)),
+                "keyboard": ((350, 500), (110, 160)),
+            }
+            (a0, a1), (b0, b1) = sizes[kind]
+            a, b = rng.uniform(a0, a1) * scale, rng.uniform(b0, b1) * scale
+            if kind == "keyboard":
+                ang = rng.normal(0, 10) + (90 if rng.random() < 0.2 else 0)
             poly = c + np.array([[-a, -b], [a, -b], [a, b], [-a, b]]) @ rot2(ang).T
-            col = (int(rng.integers(10, 50)),) * 3 if kind == "phone" else (int(rng.integers(220, 255)),) * 3
+            grey = {"phone": (10, 50), "paper": (220, 255), "keyboard": (15, 45)}[kind]
+            col = (int(rng.integers(*grey)),) * 3
+
         out.append(Occluder(poly, col, kind))  # type: ignore[arg-type]
     return out
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .layout import Layout, Placed, apply
+from .layout import Layout, Occluder, Placed, apply
 
 OCCLUDER_ID = -2
 EMPTY_ID = -1
@@ -94,20 +94,45 @@ def draw_card(
     owner[y1:y2, x1:x2][a > 0.5] = cid
 
 
-def draw_occluder(
-    canvas: np.ndarray,
-    owner: np.ndarray,
-    poly: np.ndarray,
-    colour: tuple[int, int, int],
-    rng: np.random.Generator,
-) -> None:
-    pts = np.round(poly).astype(np.int32)
-    shade_poly = pts + np.round(rng.uniform(3, 12, 2)).astype(np.int32)
-    dark = canvas.copy()
-    cv2.fillPoly(dark, [shade_poly], (0, 0, 0))
-    cv2.addWeighted(canvas, 0.65, dark, 0.35, 0, dst=canvas)
-    cv2.fillPoly(canvas, [pts], colour, lineType=cv2.LINE_AA)
+def draw_occluder(canvas: np.ndarray, owner: np.ndarray, occ: Occluder, rng: np.random.Generator) -> None:
+    """A flat object over the cards with a soft drop shadow; a keyboard also gets its keys."""
+    pts = np.round(occ.poly).astype(np.int32)
+    off = np.round(rng.uniform(3, 12, 2)).astype(np.int32)
+    H, W = owner.shape
+    roi = _roi(np.vstack([pts, pts + off]).astype(float), 2, W, H)
+    if roi is None:
+        return
+    x1, y1, x2, y2 = roi
+    region = canvas[y1:y2, x1:x2]  # only the object's neighbourhood is touched
+    dark = region.copy()
+    cv2.fillPoly(dark, [pts + off - (x1, y1)], (0, 0, 0))
+    cv2.addWeighted(region, 0.65, dark, 0.35, 0, dst=region)
+    cv2.fillPoly(region, [pts - (x1, y1)], occ.colour, lineType=cv2.LINE_AA)
+    if occ.kind == "keyboard":
+        _keys(region, occ.poly - (x1, y1), rng)
     cv2.fillPoly(owner, [pts], OCCLUDER_ID)
+
+
+def _keys(region: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> None:
+    """Rows of lighter keys (sometimes back-lit in colour) inside a keyboard's rectangle."""
+    o, ex, ey = quad[0], quad[1] - quad[0], quad[3] - quad[0]
+    rows, cols = int(rng.integers(4, 7)), int(rng.integers(12, 20))
+    key = tuple(int(v) for v in np.clip(np.array([60, 60, 60]) + rng.integers(-20, 60), 0, 255))
+    glow = rng.random() < 0.4
+    for r in range(rows):
+        for c in range(cols):
+            u0, u1 = (c + 0.12) / cols, (c + 0.88) / cols
+            v0, v1 = (r + 0.15) / rows, (r + 0.85) / rows
+            q = np.array(
+                [o + ex * u0 + ey * v0, o + ex * u1 + ey * v0, o + ex * u1 + ey * v1, o + ex * u0 + ey * v1]
+            )
+            colour = key
+            if glow:
+                hue = (c * 10 + r * 25) % 180
+                colour = tuple(
+                    int(v) for v in cv2.cvtColor(np.uint8([[[hue, 200, 220]]]), cv2.COLOR_HSV2BGR)[0, 0]
+                )
+            cv2.fillConvexPoly(region, np.round(q).astype(np.int32), colour, lineType=cv2.LINE_AA)
 
 
 def draw_layout(
@@ -118,7 +143,7 @@ def draw_layout(
     for cid, p in enumerate(layout.cards):
         draw_card(canvas, owner, cid, p, shadow, shade=float(rng.uniform(0.86, 1.04)))
     for occ in layout.occluders:
-        draw_occluder(canvas, owner, occ.poly, occ.colour, rng)
+        draw_occluder(canvas, owner, occ, rng)
     return owner
 
 
