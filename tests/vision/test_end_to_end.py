@@ -1,0 +1,104 @@
+"""A bundled generated photo (tests/data/vision/table2.jpg + its scene JSON) and the real photo set.
+
+The geometry half always runs (the scene JSON gives perfect detections). The model half needs the
+trained `models/cards.onnx` and skips with the reason when it is absent; the real photos are read
+from ../shared/datasets/real/cardcounter and never copied here.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import vision
+from vision.detector import DEFAULT_MODEL
+from vision.geometry import read_table
+from vision.types import Detection
+
+REPO = Path(__file__).resolve().parents[2]
+DATA = REPO / "tests" / "data" / "vision"
+PHOTO = DATA / "table2.jpg"
+META = json.loads((DATA / "table2.json").read_text())
+REAL = REPO.parent / "shared" / "datasets" / "real" / "cardcounter"
+ROWS = ("head", "middle", "tail")
+needs_model = pytest.mark.skipif(not DEFAULT_MODEL.exists(), reason="models/cards.onnx not exported yet")
+
+
+def truth_rows() -> list[dict[str, Counter]]:
+    seats: dict[int, dict[str, Counter]] = {}
+    for c in META["cards"]:
+        seats.setdefault(c["seat"], {r: Counter() for r in ROWS})[c["row"]][c["card"]] += 1
+    return [seats[k] for k in sorted(seats)]
+
+
+def read_rows(table) -> list[dict[str, Counter]]:
+    return [{r: Counter(c.card for c in getattr(s, r)) for r in ROWS} for s in table.seats]
+
+
+def test_bundled_scene_geometry_from_its_truth():
+    rng = np.random.default_rng(0)
+    dets = []
+    for c in META["cards"]:
+        for ix in c["indices"]:
+            if ix["visible"]:
+                p = rng.uniform(0, 0.02, 54).astype(np.float32)
+                p[vision.CLASS_NAMES.index(c["card"])] = 0.9
+                dets.append(Detection(c["card"], tuple(ix["box"]), 0.9, p))
+    table = read_table(dets, width=META["width"], height=META["height"])
+    assert sorted(map(str, read_rows(table))) == sorted(map(str, truth_rows()))
+    assert table.problems == []
+    assert table.seats[0].orientation_deg == pytest.approx(META["seats"][0]["orientation_deg"], abs=10)
+
+
+@needs_model
+def test_bundled_photo_end_to_end():
+    table = vision.read(PHOTO)
+    assert len(table.seats) == 2
+    truth = truth_rows()
+    got = read_rows(table)
+    right = sum(min(sum((g[r] & t[r]).values()) for t in truth) for g in got for r in g)
+    exact = sorted(map(str, got)) == sorted(map(str, truth))
+    assert exact or table.problems, "a wrong read must carry a problem"
+    assert right >= 0.8 * 26
+
+
+@needs_model
+def test_cli_pipes_into_scoring():
+    read = subprocess.run([sys.executable, "-m", "vision", "read", str(PHOTO), "--json"],
+                          capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert read.returncode == 0, read.stderr
+    settle = subprocess.run([sys.executable, "-m", "scoring", "settle", "-"], input=read.stdout,
+                            capture_output=True, text=True, cwd=REPO, timeout=120)
+    out = json.loads(settle.stdout)
+    assert "totals" in out or out.get("error") == "invalid"  # a misread table is refused, not crashed
+
+
+@needs_model
+@pytest.mark.skipif(not REAL.exists(), reason="real photos not at ../shared/datasets/real/cardcounter")
+def test_real_photos_card_f1():
+    from datasets.real import items
+
+    photos = items("test")[:20]
+    tp = fp = fn = 0
+    for it in photos:
+        got = Counter(d.card for d in vision.detect(it.image))
+        want = Counter(c for c, _ in it.cards)
+        got, want = Counter(set(got)), Counter(set(want))
+        tp += sum((got & want).values())
+        fp += sum((got - want).values())
+        fn += sum((want - got).values())
+    f1 = 2 * tp / max(1, 2 * tp + fp + fn)
+    assert f1 >= 0.5, f"card-level F1 {f1:.2f} on {len(photos)} real photos"
+
+
+def test_read_runs_the_whole_path_with_any_model():
+    """File -> decode -> tiles -> (stand-in) model -> geometry -> TableRead, without the trained model."""
+    table = vision.read(PHOTO, model=vision.Detector(DATA / "tiny_det.onnx"))
+    assert (table.width, table.height) == (META["width"], META["height"])
+    assert isinstance(table.to_table(), dict)
