@@ -63,7 +63,9 @@ def generate(
     aw, ah = ASPECTS[int(rng.choice(len(ASPECTS), p=ASPECT_P))]
     W, H = (size, round(size * ah / aw)) if aw >= ah else (round(size * aw / ah), size)
     scale = size / 1280
-    tilt = rng.uniform(0, 0.9) if kind == "table" else rng.uniform(0, 0.6)
+    # close-ups are often webcam shots looking obliquely at a few cards
+    tilt = rng.uniform(0, 1.0) if kind == "table" else rng.uniform(0, 1.1)
+
     roll = (
         rng.normal(0, 6)
         if kind in ("table", "seat")
