@@ -115,16 +115,22 @@ def score_scene(scene: dict, dets: list[Detection], owner: list[int], table) -> 
     for ci, (ts, _, _) in truth.items():
         if ci not in readable:
             damaged.add(ts)  # a card the detector never saw: that seat cannot be right
-    flagged_true = set()
-    inv = {r: t for r, t in seat_map.items()}
+    # A true seat counts as flagged when the player would see a problem where its cards lie: on a
+    # read seat holding any of them, on one of its cards left outside the seats, or on the table.
+    holders: dict[int, set[int]] = defaultdict(set)  # read seat -> true seats with cards in it
+    for ci, (rs, _, _) in placed.items():
+        holders[rs].add(truth[ci][0])
+    flagged_true: set = set()
     for p in table.problems:
-        if p.seat is not None and p.seat in inv:
-            flagged_true.add(inv[p.seat])
-        elif p.seat is None:
-            flagged_true |= set(true_seats) if p.kind != "orphan" else set()
-    if table.orphans:
-        flagged_true |= {truth[box_owner[tuple(round(v, 2) for v in o.boxes[0])]][0] for o in table.orphans
-                         if o.boxes and tuple(round(v, 2) for v in o.boxes[0]) in box_owner}
+        if p.seat is not None:
+            flagged_true |= holders.get(p.seat, set())
+        elif p.kind != "orphan":
+            flagged_true |= set(true_seats)
+    for o in table.orphans:
+        for b in o.boxes:
+            ci = box_owner.get(tuple(round(v, 2) for v in b))
+            if ci is not None:
+                flagged_true.add(truth[ci][0])
     return {
         "cards": len(readable), "right": right, "right_card": right_card,
         "seats": len(true_seats), "damaged": len(damaged), "damaged_flagged": len(damaged & flagged_true),

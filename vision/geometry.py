@@ -51,7 +51,7 @@ class GeometryConfig:
     row_gap: float = 0.8  # a gap larger than this between projections starts a new row
     attach: float = 1.0  # how far off a row line a stray card may be and still join it
     seat_min: int = 5  # fewer cards than this are not a seat (stray cards)
-    stray_link: float = 8.0  # a card farther than this from any other is a stray, not part of a seat
+    stray_link: float = 12.0  # a card farther than this from any other is a stray, not part of a seat
     seat_cut_candidates: int = 8  # how many of the longest links beyond k-1 a seat cut may use
     seat_size_weight: float = 1.0  # one card off 13 weighs like one index height of link
     low_confidence: float = 0.5
@@ -239,6 +239,7 @@ def group_seats(
     n_seats: int | None,
     sizes: np.ndarray | None = None,
     cfg: GeometryConfig = GeometryConfig(),
+    labels: list[str] | None = None,
 ) -> tuple[list[list[int]], list[int]]:
     """Split card centres into seats; returns (seats as index lists, stray indices).
 
@@ -246,6 +247,8 @@ def group_seats(
     after cutting k-1 links of the single-linkage tree (distances in index heights): among the
     longest links, the cut that leaves groups closest to 13 cards wins, long links breaking ties.
     Groups under `seat_min` cards are strays; links longer than `stray_link` set strays apart.
+    With `labels` (one deck), a group's card count is its number of distinct cards, so a card whose
+    two corners were not paired yet still counts once.
     """
     n = len(centers)
     if n == 0:
@@ -261,7 +264,11 @@ def group_seats(
         big = [g for g in groups if len(g) >= cfg.seat_min]
         if len(big) != k:
             continue
-        err = sum(abs(len(g) - SEAT_SIZE) for g in big) + sum(len(g) for g in groups if len(g) < cfg.seat_min)
+        def count(g: list[int]) -> int:
+            return len({labels[i] for i in g}) if labels is not None else len(g)
+
+        err = sum(abs(count(g) - SEAT_SIZE) for g in big)
+        err += sum(len(g) for g in groups if len(g) < cfg.seat_min)
         score = cfg.seat_size_weight * err - sum(cand[c][0] for c in combo)
         if best is None or score < best[0]:
             best = (score, groups)
@@ -422,9 +429,10 @@ def _place(
 ) -> _Placement:
     """Seats (k of them), their frames and rows, corner pairs checked against each seat's frame."""
     centers = np.array([c.center for c in cards]).reshape(-1, 2)
-    groups, strays = group_seats(centers, k, np.array([c.size for c in cards]), cfg)
+    deck = deck or (65 if k >= 5 else 52)
+    labels = [c.card for c in cards] if max(deck_capacity(deck).values()) == 1 else None
+    groups, strays = group_seats(centers, k, np.array([c.size for c in cards]), cfg, labels)
     n_seats = len(groups)
-    deck = deck or (65 if n_seats >= 5 else 52)
 
     table_centre = (
         np.mean([centers[g].mean(0) for g in groups], axis=0)
@@ -599,8 +607,9 @@ def read_table(
     # How many seats: the number of 13s in the cards, unless told. When the count falls between two
     # (unmerged corners, hidden cards), both are tried and the one closer to 3/5/5 seats wins.
     est = len(merged) / SEAT_SIZE
+    distinct = len({c.card for c in merged}) / SEAT_SIZE  # unpaired corners count once (one deck)
     ks = [seats] if seats else sorted({min(5, max(1, v)) for v in (round(est), math.floor(est + 0.2),
-                                                                     math.ceil(est - 0.2))})
+                                                                     math.ceil(est - 0.2), round(distinct))})
     best: _Placement | None = None
     for k in ks:
         trial = _place([replace(c, points=list(c.points), boxes=list(c.boxes)) for c in merged], k, deck,
