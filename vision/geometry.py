@@ -292,8 +292,13 @@ class SeatFrame:
     lines: list[float] = field(default_factory=list)  # each row's mean `down` projection
 
 
-def row_direction(points: np.ndarray, scale: float, sigma: float = 0.25) -> float:
+def row_direction(
+    points: np.ndarray, scale: float, sigma: float = 0.25, owner: np.ndarray | None = None
+) -> float:
     """The angle (degrees, 0..180) along which the points line up best (projection profile).
+
+    `owner` marks points of the same card: a card's two corners always line up along its diagonal,
+    which would otherwise outvote the rows when every card shows both corners.
 
     >>> pts = np.array([[x * 30.0, y * 100.0 + x * 5] for y in range(3) for x in range(5)])
     >>> round(row_direction(pts, 20.0), 1)
@@ -308,7 +313,10 @@ def row_direction(points: np.ndarray, scale: float, sigma: float = 0.25) -> floa
         normal = np.stack([-np.sin(a), np.cos(a)])  # 2 x A
         y = points @ normal  # n x A
         d = y[:, None, :] - y[None, :, :]
-        return np.exp(-(d**2) / (2 * s2)).sum(axis=(0, 1))
+        w = np.exp(-(d**2) / (2 * s2))
+        if owner is not None:
+            w = w * (owner[:, None] != owner[None, :])[:, :, None]
+        return w.sum(axis=(0, 1))
 
     coarse = np.arange(0.0, 180.0, 1.0)
     best = coarse[int(np.argmax(score(coarse)))]
@@ -356,7 +364,8 @@ def fit_rows(
     if cards:  # the seat's own index size: under camera tilt near seats look bigger than far ones
         scale = float(np.median([c.size for c in cards]))
     pts = np.array([p for c in cards for p in c.points])
-    phi = math.radians(row_direction(pts, scale, cfg.line_sigma))
+    owner = np.array([i for i, c in enumerate(cards) for _ in c.points])
+    phi = math.radians(row_direction(pts, scale, cfg.line_sigma, owner))
     right = np.array([math.cos(phi), math.sin(phi)])
     down = np.array([-math.sin(phi), math.cos(phi)])
 
