@@ -165,8 +165,13 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--imgsz", type=int, default=640)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--no-fetch", action="store_true", help="do not fetch card designs on first use")
     args = ap.parse_args()
+    from .faces import first_use
+
+    first_use(fetch=not args.no_fetch, workers=args.workers)
     t = time.time()
+
     y = build(args.out, args.train, args.val, args.seed, args.imgsz, args.workers)
     dt = time.time() - t
     n = args.train + args.val

@@ -2,7 +2,7 @@
 
 from .store import StoredDeck, load, stored_names
 
-__all__ = ["StoredDeck", "load", "stored_names", "ensure"]
+__all__ = ["StoredDeck", "load", "stored_names", "ensure", "first_use"]
 
 
 def ensure(workers: int = 2, log=print) -> list[str]:
@@ -28,7 +28,23 @@ def ensure(workers: int = 2, log=print) -> list[str]:
     return stored_names()
 
 
+def first_use(fetch: bool, workers: int = 2) -> None:
+    """The generators' setup step: fetch and normalise designs the first time (when none are
+    cached), unless told not to; then only procedural faces are used, which is said loudly."""
+    if stored_names():
+        return
+    if fetch:
+        print("first use: fetching card designs into cache/faces (once; --no-fetch to skip)")
+        try:
+            ensure(workers)
+        except Exception as e:  # no network, no npm: the generator still works
+            print(f"fetching designs failed ({type(e).__name__}: {e})")
+    if not stored_names():
+        print("no fetched card designs in cache/faces: procedural faces only")
+
+
 def _normalise_one(name: str) -> bool:
+
     from .normalise import normalise
     from .sources import DESIGNS
 

@@ -45,14 +45,8 @@ def run(
     progress: bool = True,
 ) -> int:
     """Generate the set; return the number of labels written."""
-    from datasets.faces import stored_names
-
     out.mkdir(parents=True, exist_ok=True)
     args = {"out": str(out), "seed": seed, "size": size, "kind": kind, "prefix": prefix}
-    if not stored_names():
-        print(
-            "no fetched card designs in cache/faces (run `python -m datasets.faces`): procedural faces only"
-        )
     total = 0
     if workers <= 1:
         _init(args)
@@ -75,8 +69,13 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--size", type=int, default=1280, help="long side of the photos in pixels")
     ap.add_argument("--kind", choices=KINDS, default=None, help="only this scene kind (default: a mix)")
+    ap.add_argument("--no-fetch", action="store_true", help="do not fetch card designs on first use")
     args = ap.parse_args()
+    from datasets.faces import first_use
+
+    first_use(fetch=not args.no_fetch, workers=args.workers)
     t = time.time()
+
     n = run(args.out, args.images, args.seed, args.workers, args.size, args.kind)
     dt = time.time() - t
     print(f"{args.images} images, {n} labels in {dt:.1f}s ({args.images / dt:.2f} img/s) -> {args.out}")
