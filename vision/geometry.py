@@ -42,7 +42,7 @@ class GeometryConfig:
 
     pair_min: float = 1.6  # top-left to bottom-right index centres of one card: 1.6..5.5 indices
     pair_max: float = 6.0
-    pair_box_one_deck: tuple[float, float, float, float] = (0.8, 1.0, 5.5, 8.0)  # tilted camera
+    pair_box_one_deck: tuple[float, float, float, float] = (0.5, 1.0, 7.5, 9.5)  # tilted camera
     pair_typical: float = 3.5
     pair_box: tuple[float, float, float, float] = (1.0, 1.2, 3.8, 5.0)  # where any deck puts it
     pair_tolerance: float = 0.5  # beyond this the pair is doubtful: kept only if the counts agree
