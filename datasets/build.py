@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from multiprocessing import Pool
 from pathlib import Path
 
+import cv2
 import numpy as np
 from tqdm import tqdm
 
@@ -112,7 +113,13 @@ def _run(job: Job) -> int:
         tiles = tiles_from(scene, job.tiles, imgsz, rng)
     else:
         scene = generate(split_seed, job.index, size=imgsz, kind=job.kind)
-        tiles = [(scene.image, scene.labels)]
+        img = scene.image
+        if rng.random() < 0.5 and img.shape[0] != img.shape[1]:
+            # like the real set (phone photos stretched to 640x640): squash to a square; YOLO
+            # labels are normalised, so they stay right
+            img = cv2.resize(img, (imgsz, imgsz), interpolation=cv2.INTER_AREA)
+        tiles = [(img, scene.labels)]
+
     n = 0
     for k, (img, labels) in enumerate(tiles):
         name = f"{job.kind[0]}{job.index:06d}_{k}"
