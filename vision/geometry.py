@@ -453,8 +453,19 @@ def _place(
         centre = centers[g].mean(0)
         toward = (table_centre - centre) if n_seats > 1 else None
         fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
-        if max(deck_capacity(deck).values()) == 1 and _merge_in_seat(cards, g, fr, cfg):
-            fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
+        if max(deck_capacity(deck).values()) == 1:
+            if _merge_in_seat(cards, g, fr, cfg):
+                fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
+        else:  # two decks: a far same-card pair may be two copies, so merge only when the counts agree
+            while _layout_error(fr) > 0:
+                trial_cards, trial_g = list(cards), list(g)
+                if not _merge_in_seat(trial_cards, trial_g, fr, cfg, only_one=True):
+                    break
+                trial = fit_rows([trial_cards[i] for i in trial_g], scale, toward, cfg)
+                if _layout_error(trial) >= _layout_error(fr):
+                    fr = fit_rows([cards[i] for i in g], scale, toward, cfg)  # restore anchors
+                    break
+                cards[:], g[:], fr = trial_cards, trial_g, trial
         frames.append((fr, g, centre))
 
     # Same-card pairs must sit like the two corners of one card in the seat's frame (down and to the
@@ -515,7 +526,9 @@ def _pair_deviation(c: _Card, fr: SeatFrame, offset: np.ndarray | None, scale: f
     return float(max(x1 - v[0], v[0] - x2, y1 - v[1], v[1] - y2, 0.0))
 
 
-def _merge_in_seat(cards: list[_Card], g: list[int], fr: SeatFrame, cfg: GeometryConfig) -> bool:
+def _merge_in_seat(
+    cards: list[_Card], g: list[int], fr: SeatFrame, cfg: GeometryConfig, only_one: bool = False
+) -> bool:
     """With one deck, two single-corner reads of a card in one seat that sit like its two corners
     (the second below and right of the first in the seat's frame) are one card, even when camera
     tilt stretches them past `pair_max`. Returns whether anything merged."""
@@ -536,9 +549,11 @@ def _merge_in_seat(cards: list[_Card], g: list[int], fr: SeatFrame, cfg: Geometr
         db = Detection(b.card, b.boxes[0], b.confidence, b.scores)
         keep, drop = (idx[0], idx[1]) if cards[idx[0]] is a else (idx[1], idx[0])
         cards[keep] = _combine(da, db)
-        cards[drop].gone = True
+        cards[drop] = replace(cards[drop], gone=True)  # a copy: a rejected trial leaves the original
         g.remove(drop)
         merged = True
+        if only_one:
+            break
     return merged
 
 
