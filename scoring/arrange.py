@@ -5,23 +5,28 @@ of a split are an unordered pair, and only "weaker one in the middle" can be leg
 36,036 candidates. All 1,287 five-card subsets and 286 heads are valued in one `fasteval` call
 each, then every candidate's legality and score is a handful of numpy gathers (no Python per split).
 
-Model ("best" = highest expected score against one random opponent, per opponent):
+Model ("best" = highest expected score against one random opponent, per opponent; the opponent
+is a simulated player who itself plays for expected score, `scoring.winprob`, one set per preset):
 
-* each row's value v gives P(win), P(lose) against an opponent's row in the same place, from
-  simulated opponent histograms (`scoring.winprob`, one set per preset);
-* expected row points: for each row, points(v) * P(win) - E[opponent's points; opponent wins],
-  with `row_points` or the winning hand's `row_values`;
-* scoop: the product of the three P(win) (rows treated as independent) times (scoop_factor - 1)
-  times the row points, less the same for being scooped;
-* home run (3+ players): my scoop probability to the power of the number of opponents, and being
-  home-run by an opponent from the simulated scoop rate; `opponents` says how many there are;
-* royalties: `on_win` ones weighted by P(win) (and the opponent's by P(lose)), `always` ones
-  counted in full;
+* rows: each row's value v gives P(win), P(lose) against an opponent's row in the same place;
+  expected row points = points(v) * P(win) - E[opponent's points; opponent's row better], with
+  `row_points` or the winning hand's `row_values`;
+* royalties: `on_win` ones weighted by P(win) (the opponent's by P(lose)), `always` ones in full;
+* scoop: (scoop_factor - 1) times the row points of winning all three rows, less the same for
+  losing all three;
+* home run (3+ players, `opponents` others): my scoop chance to the power of the opponents, and
+  being home-run by an opponent from the simulated scoop rate;
 * a special hand the rules let this hand declare is a candidate worth its points.
 
-Limits, on purpose: rows of one opponent are treated as independent (they are positively
-correlated, so scoop chances are somewhat misestimated); the opponent never fouls or declares a
-special and plays without jokers; ties use no tie-breaks; banker mode and caps are not modelled.
+Two stages keep it fast: every split gets a fast score that treats the three rows as independent
+(the scoop chance is the product of the three P(win)); the best 48 distinct layouts (plus the
+greedy one, so the answer is never below it) are re-scored with the scoop counted against 5,000
+sampled opponents' actual row triples, which keeps the rows' correlation (independence halves
+the chance of being scooped).
+
+Limits, on purpose: the opponent never fouls or declares a special and plays without jokers;
+against much weaker or differently-minded opponents (e.g. "strongest tail first" players) the
+ranking is not tuned to them; ties use no tie-breaks; banker mode and caps are not modelled.
 Every arrangement returned is checked legal by the rules engine (`scoring.validity`).
 """
 
@@ -145,7 +150,8 @@ def _split_values(codes: np.ndarray, tables: fasteval.Tables, strict: bool) -> _
 
 
 def _expected(s: _Scored, model: winprob.RowModel, rules: RuleSet, opponents: int) -> np.ndarray:
-    """Expected points per opponent of every split (illegal ones included; mask them after)."""
+    """Fast score of every split: expected points per opponent with the rows taken as independent
+    (illegal splits included; mask them after)."""
     h, m, t = s.h, s.m, s.t
     bh, bm, bt = model.base
     wh, wm, wt = model.win
@@ -160,9 +166,41 @@ def _expected(s: _Scored, model: winprob.RowModel, rules: RuleSet, opponents: in
     lost = th[h] * lose_m * lose_t + lose_h * tm[m] * lose_t + lose_h * lose_m * tt[t]
     if f != 1:
         e += (f - 1) * (won * p_win - lost)
-    hr = rules.home_run_factor
-    if hr != 1 and opponents + 1 >= max(rules.home_run_min_players, 2) and opponents >= 2:
-        e += (hr - 1) * f * (won * p_win ** opponents - lost * model.scoop_rate ** (opponents - 1))
+    if _home_runs(rules, opponents):
+        e += (rules.home_run_factor - 1) * f * (won * p_win ** opponents
+                                                 - lost * model.scoop_rate ** (opponents - 1))
+    return e
+
+
+def _home_runs(rules: RuleSet, opponents: int) -> bool:
+    return rules.home_run_factor != 1 and opponents >= 2 and opponents + 1 >= rules.home_run_min_players
+
+
+def exact_expected(values: np.ndarray, model: winprob.RowModel, rules: RuleSet,
+                   opponents: int = 3) -> np.ndarray:
+    """Expected points per opponent of layouts with row `values` (k, 3).
+
+    Row points and royalties depend on one row at a time, so they come from the per-value arrays
+    (the whole sample's marginals); a scoop depends on all three rows at once, so it is counted
+    against the model's sampled opponents with their rows compared together (keeping the rows'
+    correlation). Home run: my scoop rate against the sample to the power of the opponents, an
+    opponent's from the sample's own scoop rate."""
+    v = np.asarray(values, dtype=np.intp)
+    h, m, t = v[:, 0], v[:, 1], v[:, 2]
+    e = model.base[0][h] + model.base[1][m] + model.base[2][t]
+    f = rules.scoop_factor
+    if f == 1 and not _home_runs(rules, opponents):
+        return e
+    o = model.opp
+    scoop = (h[:, None] > o[:, 0]) & (m[:, None] > o[:, 1]) & (t[:, None] > o[:, 2])    # (k, n)
+    scooped = (h[:, None] < o[:, 0]) & (m[:, None] < o[:, 1]) & (t[:, None] < o[:, 2])
+    p_scoop = np.count_nonzero(scoop, axis=1) / len(o)
+    won = p_scoop * (model.points[0][h] + model.points[1][m] + model.points[2][t])
+    lost = scooped.astype(np.float64) @ model.opp_scoop_points / len(o)
+    e += (f - 1) * (won - lost)
+    if _home_runs(rules, opponents):
+        e += (rules.home_run_factor - 1) * f * (won * p_scoop ** (opponents - 1)
+                                                 - lost * model.scoop_rate ** (opponents - 1))
     return e
 
 
@@ -178,16 +216,53 @@ def _positions(k: int, s: _Scored) -> Split:
     return ix.c3[ix.head[k]], mid, tail
 
 
-def best_split(codes: np.ndarray, rules: RuleSet, model: winprob.RowModel | None) -> Split:
+POOL = 512
+"""Splits kept from the fast score for exact re-scoring (before merging equal row values)."""
+FINALISTS = 48
+"""Distinct row-value layouts re-scored exactly against the sampled opponents."""
+
+
+def _ranked(s: _Scored, model: winprob.RowModel, rules: RuleSet, opponents: int,
+            exact: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Legal splits worth showing, best first, one per distinct (head, middle, tail) value, with
+    their expected points: the fast score ranks all, the best `FINALISTS` (and the greedy layout,
+    so the answer is never below it) are re-scored exactly and come first."""
+    fast = np.where(s.legal, _expected(s, model, rules, opponents), -np.inf)
+    n_legal = int(s.legal.sum())
+    want = min(n_legal, POOL)
+    pool = np.argpartition(-fast, want - 1)[:want] if want < len(fast) else np.flatnonzero(s.legal)
+    pool = pool[np.lexsort((pool, -fast[pool]))]
+    pool = pool[np.isfinite(fast[pool])]
+    keys = (s.h[pool].astype(np.int64) << 32) | (s.m[pool].astype(np.int64) << 16) | s.t[pool]
+    _, first = np.unique(keys, return_index=True)
+    pool = pool[np.sort(first)]
+    if not exact:
+        return pool, fast[pool]
+    finalists = pool[:FINALISTS]
+    g = int(np.argmax(np.where(s.legal, _greedy_key(s), -1)))
+    gkey = (int(s.h[g]), int(s.m[g]), int(s.t[g]))
+    in_pool = any((int(s.h[k]), int(s.m[k]), int(s.t[k])) == gkey for k in finalists.tolist())
+    if not in_pool:
+        finalists = np.append(finalists, g)
+    vals = np.stack([s.h[finalists], s.m[finalists], s.t[finalists]], axis=1)
+    score = exact_expected(vals, model, rules, opponents)
+    order = np.lexsort((np.arange(len(finalists)), -score))
+    return finalists[order], score[order]
+
+
+def best_split(codes: np.ndarray, rules: RuleSet, model: winprob.RowModel | None, exact: bool = True,
+               opponents: int = 3) -> Split:
     """The best legal split of 13 card codes: by the model, or greedy (strongest tail first) if None."""
     s = _split_values(codes, fasteval.tables_for(rules), rules.strict_order)
     if not s.legal.any():
         raise TableError("these 13 cards have no legal arrangement under these rules")
     if model is None:
-        key = np.where(s.legal, _greedy_key(s), -1)
-    else:
-        key = np.where(s.legal, _expected(s, model, rules, 3), -np.inf)
-    return _positions(int(np.argmax(key)), s)
+        return _positions(int(np.argmax(np.where(s.legal, _greedy_key(s), -1))), s)
+    if not exact:
+        fast = np.where(s.legal, _expected(s, model, rules, opponents), -np.inf)
+        return _positions(int(np.argmax(fast)), s)
+    ranked, _ = _ranked(s, model, rules, opponents)
+    return _positions(int(ranked[0]), s)
 
 
 def split_classes(codes: np.ndarray, split: Split) -> np.ndarray:
@@ -293,8 +368,9 @@ def arrange(cards: Sequence[Card | str] | str, rules: RuleSet | str = "taiwan", 
     """The `top` best legal arrangements of 13 cards, highest expected points per opponent first.
 
     Distinct row values only (two layouts that differ in an equal kicker's suit are one answer).
-    A declarable special hand is a candidate too (`specials=False` leaves it out). See the module
-    docstring for the model. Raises `TableError` when there are not 13 cards or no legal layout."""
+    A declarable special hand is a candidate too (`specials=False` leaves it out). `opponents`:
+    how many others sit at the table (only the home-run terms use it). See the module docstring
+    for the model. Raises `TableError` when there are not 13 cards or no legal layout."""
     rules = _rules(rules)
     hand = _hand(cards)
     codes = _codes(hand, rules)
@@ -302,28 +378,17 @@ def arrange(cards: Sequence[Card | str] | str, rules: RuleSet | str = "taiwan", 
     s = _split_values(codes, fasteval.tables_for(rules), rules.strict_order)
     if not s.legal.any():
         raise TableError("these 13 cards have no legal arrangement under these rules")
-    score = np.where(s.legal, _expected(s, model, rules, opponents), -np.inf)
-    n_legal = int(s.legal.sum())
-    want = min(n_legal, max(top, 1) * 8)
-    cand = np.argpartition(-score, want - 1)[:want] if want < len(score) else np.arange(len(score))
-    cand = cand[np.lexsort((cand, -score[cand]))]
+    ranked, score = _ranked(s, model, rules, opponents)
     out: list[Arrangement] = []
-    seen: set[tuple[int, int, int]] = set()
-    for k in cand.tolist():
-        if not np.isfinite(score[k]):
-            break
-        key = (int(s.h[k]), int(s.m[k]), int(s.t[k]))
-        if key in seen:
-            continue
-        seen.add(key)
-        arr = _make(hand, _positions(k, s), rules, float(score[k]), model)
+    for k, e in zip(ranked.tolist(), score.tolist(), strict=True):
+        arr = _make(hand, _positions(k, s), rules, float(e), model)
         if out_of_order(dict(zip(ROWS, arr.values, strict=True)), rules):
             continue  # the rules engine has the last word on legality
         out.append(arr)
         if len(out) >= top:
             break
     if specials:
-        best_k = int(cand[0]) if len(cand) else None
+        best_k = int(ranked[0]) if len(ranked) else None
         for sp, pts, split in _special_candidates(hand, rules, s, codes, best_k):
             out.append(_make(hand, split, rules, float(pts), model, special=sp))
         out.sort(key=lambda a: -a.expected)
@@ -340,10 +405,9 @@ def greedy(cards: Sequence[Card | str] | str, rules: RuleSet | str = "taiwan") -
 
 
 def expected_of(hand: Sequence[Card], split: Split, rules: RuleSet, opponents: int = 3) -> float:
-    """The model's expected points per opponent of one given split."""
+    """The model's expected points per opponent of one given split (the exact score)."""
     v = split_values(_codes(hand, rules), split, fasteval.tables_for(rules))
-    s = _Scored(v[0:1], v[1:2], v[2:3], np.ones(1, bool), np.ones(1, bool))
-    return float(_expected(s, winprob.model_for(rules), rules, opponents)[0])
+    return float(exact_expected(v[None, :], winprob.model_for(rules), rules, opponents)[0])
 
 
 def expected_score(head: Sequence[Card | str] | str, middle: Sequence[Card | str] | str,

@@ -1,24 +1,32 @@
-"""Row win probabilities: how often a row of value v beats a random opponent's row in the same place.
+"""Opponent model for the solver: the rows a random opponent lays out, measured once by simulation.
 
-The solver (`scoring.arrange`) needs, for each row position, the distribution of the row an
-opponent lays there. That distribution is measured once by simulation and shipped as package data
+The solver (`scoring.arrange`) scores a layout by its expected points against one random opponent,
+so it needs the rows opponents play. They are simulated once and shipped as package data
 (`scoring/data/winprob.npz`), one set per preset because the wheel and the points differ:
 
 1. deal `n` random 13-card hands (52 cards, no jokers);
-2. round 0: arrange each greedily (strongest tail, then middle, then head) -> row histograms;
-3. round 1: arrange each with the solver using round 0's histograms -> the shipped histograms,
-   i.e. the opponent modelled is a player who itself plays for expected score.
+2. round 0: arrange each greedily (strongest tail, then middle, then head);
+3. round 1: arrange each with the solver's fast (row-independent) score using round 0's rows
+   -> the shipped sample: the opponent modelled is a player who itself plays for expected score.
 
-Histograms are stored over the evaluator's rule-independent row classes (`fasteval` key sum and
-flush flag), sparse: the classes seen and their counts. So a table that overrides an option (the
-wheel, row points, royalties) maps the same histogram onto its own value order and points.
-Rebuild with ``python -m scoring.winprob --build`` (or ``python scripts/build_tables.py``).
+What is stored, per preset, is the sample itself: each hand's three rows as rule-independent row
+classes (`fasteval` key sum and flush flag), so a table that overrides an option (the wheel, row
+points, royalties) maps the same sample onto its own order and points. Rebuild with
+``python scripts/build_tables.py`` (or ``python -m scoring.winprob --build``; about 5-10 minutes).
 
-`model_for(rules)` turns the histograms into per-value arrays on the evaluator's scale:
-P(win), P(lose), the points this row earns when it wins (`row_points` or `row_values`), the
-expected points an opponent's better row takes, and the royalties either way. Limits: the opponent
-is one random hand from a 52-card deck arranged as above -- no jokers, no specials, no fouls -- and
-ties are counted as ties (the natural-wins and suit tie-breaks are ignored).
+`model_for(rules)` turns the sample into a `RowModel`:
+
+* per-value arrays on the evaluator's scale, from the sample's marginal histograms: P(win),
+  P(lose), the points a row earns when it wins (`row_points` or `row_values`), the points an
+  opponent's better row takes, royalties -- the solver's fast score of all 36,036 splits treats
+  the three rows as independent with these;
+* the first `EXACT_OPPONENTS` sampled opponents' row values and points, against which the solver
+  re-scores its best candidates exactly (rows are correlated: a strong tail comes with a strong
+  middle, and treating them as independent halves the chance of being scooped);
+* `scoop_rate`: how often one sampled hand scoops another (for an opponent's home run).
+
+Limits: the opponent is a random hand from a 52-card deck arranged as above -- no jokers, no
+specials, no fouls -- and equal rows tie (the natural-wins and suit tie-breaks are ignored).
 """
 
 from __future__ import annotations
@@ -39,108 +47,123 @@ from scoring.rules import PRESETS, RoyaltyMode, RuleSet
 DATA = Path(__file__).with_name("data") / "winprob.npz"
 DEFAULT_HANDS = 20000
 DEFAULT_SEED = 20240613
+EXACT_OPPONENTS = 5000
+"""Sampled opponents the solver's finalists are scored against exactly (common to all candidates)."""
 
 
 @dataclass(frozen=True)
-class Histograms:
-    """Observed opponent rows for one preset: per row, class indices (into `Tables.three` for the
-    head, `Tables.five` for the others) and counts; `scoop_rate` = P(a hand scoops another)."""
+class Sample:
+    """Simulated opponents for one preset: `rows` (n, 3) row classes (head: index into
+    `Tables.three`; middle, tail: into `Tables.five`); `scoop_rate` = P(a hand scoops another)."""
 
-    idx: tuple[np.ndarray, np.ndarray, np.ndarray]
-    count: tuple[np.ndarray, np.ndarray, np.ndarray]
+    rows: np.ndarray
     scoop_rate: float
 
 
 @dataclass(frozen=True)
 class RowModel:
-    """Per-value arrays for one table's rules (index = value on the evaluator's scale), per row.
+    """A table's opponent model; per-value arrays are indexed by the value on the evaluator's scale.
 
     `base[r][v]`: expected net points of row r with value v against one opponent before any scoop
-    (row points won minus lost, plus royalties either way); `win`, `lose`: probabilities; `points`:
-    row points this row earns when it wins; `taken[r][v]`: expected row points an opponent's row
-    wins from it (P(opp > v) times what the opponent's row earns)."""
+    (row points won minus lost, plus royalties either way); `win`, `lose`: probabilities;
+    `points`: row points this row earns when it wins; `taken[r][v]`: expected row points an
+    opponent's row wins from it; `roy_win` / `roy_always`: its royalties by mode.
+    `opp` (m, 3): sampled opponents' row values; `opp_scoop_points` (m,): the row points each
+    would score winning all three rows (before the scoop factor)."""
 
     base: tuple[np.ndarray, np.ndarray, np.ndarray]
     win: tuple[np.ndarray, np.ndarray, np.ndarray]
     lose: tuple[np.ndarray, np.ndarray, np.ndarray]
     points: tuple[np.ndarray, np.ndarray, np.ndarray]
     taken: tuple[np.ndarray, np.ndarray, np.ndarray]
+    roy_win: tuple[np.ndarray, np.ndarray, np.ndarray]
+    roy_always: tuple[np.ndarray, np.ndarray, np.ndarray]
+    opp: np.ndarray
+    opp_scoop_points: np.ndarray
     scoop_rate: float
 
 
-def _histogram_values(h: Histograms, row: int, tables: fasteval.Tables) -> np.ndarray:
-    """Probability of each value on the scale for an opponent's row `row`."""
-    table = tables.three if row == 0 else tables.five
-    values = table[h.idx[row]]
-    p = np.bincount(values, weights=h.count[row], minlength=tables.size).astype(np.float64)
-    return p / p.sum()
+def sample_values(sample: Sample, tables: fasteval.Tables) -> np.ndarray:
+    """The sample's rows as values on `tables`' scale, (n, 3)."""
+    r = sample.rows
+    cols = [tables.three[r[:, 0]], tables.five[r[:, 1]], tables.five[r[:, 2]]]
+    return np.stack(cols, axis=1).astype(np.intp)
 
 
-def build_model(rules: RuleSet, h: Histograms) -> RowModel:
-    """The per-value arrays for `rules` from opponent histograms `h` (vectorised over the scale)."""
+def _by_category(rules: RuleSet, row: str, cats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Row points, `on_win` royalties and `always` royalties of every value, from its category."""
+    pts = np.array([rules.row_win_points(row, Category(c)) for c in range(10)], dtype=np.float64)
+    win = np.zeros(10)
+    always = np.zeros(10)
+    for roy in rules.royalties:
+        hit = np.array([roy.applies_to(row, Category(c)) for c in range(10)]) * float(roy.points)
+        if roy.mode == RoyaltyMode.ALWAYS:
+            always += hit
+        else:
+            win += hit
+    return pts[cats], win[cats], always[cats]
+
+
+def _above_sum(p: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """sum over u > v of p[u] * x[u], for every v."""
+    c = np.cumsum((p * x)[::-1])[::-1]
+    return np.concatenate((c[1:], [0.0]))
+
+
+def build_model(rules: RuleSet, sample: Sample, exact: int = EXACT_OPPONENTS) -> RowModel:
+    """The model for `rules` from a simulated `sample` (vectorised over the value scale)."""
     tables = fasteval.tables_for(rules)
-    cats = tables.category
-    base, win, lose, points, taken = [], [], [], [], []
+    values = sample_values(sample, tables)
+    names = ("base", "win", "lose", "points", "taken", "roy_win", "roy_always")
+    arrays: dict[str, list[np.ndarray]] = {k: [] for k in names}
     for r, row in enumerate(ROWS):
-        p = _histogram_values(h, r, tables)
+        p = np.bincount(values[:, r], minlength=tables.size).astype(np.float64)
+        p /= p.sum()
         below = np.concatenate(([0.0], np.cumsum(p)[:-1]))
-        above = 1.0 - below - p
-        pts = np.array([rules.row_win_points(row, Category(c)) for c in range(10)], dtype=np.float64)[cats]
-        roy_win = np.zeros(tables.size)
-        roy_always = np.zeros(tables.size)
-        for roy in rules.royalties:
-            hit = np.array([roy.applies_to(row, Category(c)) for c in range(10)])[cats] * float(roy.points)
-            if roy.mode == RoyaltyMode.ALWAYS:
-                roy_always += hit
-            else:
-                roy_win += hit
-        # expected over opponent rows strictly above v: reverse cumulative sums, excluding v itself
-        def above_sum(x: np.ndarray, p=p) -> np.ndarray:
-            c = np.cumsum((p * x)[::-1])[::-1]
-            return np.concatenate((c[1:], [0.0]))
-
-        tk = above_sum(pts)
-        b = (pts + roy_win) * below - tk - above_sum(roy_win) + roy_always - float(p @ roy_always)
-        for lst, arr in ((base, b), (win, below), (lose, above), (points, pts), (taken, tk)):
+        above = np.clip(1.0 - below - p, 0.0, 1.0)
+        pts, roy_win, roy_always = _by_category(rules, row, tables.category)
+        taken = _above_sum(p, pts)
+        base = (pts + roy_win) * below - taken - _above_sum(p, roy_win) + roy_always - float(p @ roy_always)
+        for k, arr in (("base", base), ("win", below), ("lose", above), ("points", pts), ("taken", taken),
+                       ("roy_win", roy_win), ("roy_always", roy_always)):
             arr.setflags(write=False)
-            lst.append(arr)
-    return RowModel(tuple(base), tuple(win), tuple(lose), tuple(points), tuple(taken), h.scoop_rate)
+            arrays[k].append(arr)
+    opp = np.ascontiguousarray(values[:exact])
+    opp_scoop_points = sum(arrays["points"][r][opp[:, r]] for r in range(3))
+    return RowModel(**{k: tuple(v) for k, v in arrays.items()}, opp=opp,
+                    opp_scoop_points=np.asarray(opp_scoop_points, dtype=np.float64),
+                    scoop_rate=sample.scoop_rate)
 
 
 @lru_cache(maxsize=1)
-def load_histograms(path: str = str(DATA)) -> dict[str, Histograms]:
-    """The shipped histograms, one per preset name."""
-    out: dict[str, Histograms] = {}
+def load_samples(path: str = str(DATA)) -> dict[str, Sample]:
+    """The shipped samples, one per preset name."""
+    out: dict[str, Sample] = {}
     with np.load(path) as z:
         for name in PRESETS:
-            if f"{name}_head_idx" not in z:
-                continue
-            out[name] = Histograms(
-                tuple(z[f"{name}_{row}_idx"] for row in ROWS),
-                tuple(z[f"{name}_{row}_count"] for row in ROWS),
-                float(z[f"{name}_scoop_rate"]),
-            )
+            if f"{name}_rows" in z:
+                out[name] = Sample(z[f"{name}_rows"].astype(np.intp), float(z[f"{name}_scoop_rate"]))
     return out
 
 
-def histograms_for(rules: RuleSet) -> Histograms:
-    """The preset's own histograms, or for a custom rule set those of a preset with the same wheel."""
-    hists = load_histograms()
-    if rules.name in hists:
-        return hists[rules.name]
+def sample_for(rules: RuleSet) -> Sample:
+    """The preset's own sample, or for a custom rule set that of a preset with the same wheel."""
+    samples = load_samples()
+    if rules.name in samples:
+        return samples[rules.name]
     for name, ps in PRESETS.items():
-        if ps.wheel == rules.wheel and name in hists:
-            return hists[name]
-    return next(iter(hists.values()))
+        if ps.wheel == rules.wheel and name in samples:
+            return samples[name]
+    return next(iter(samples.values()))
 
 
 @lru_cache(maxsize=32)
 def model_for(rules: RuleSet) -> RowModel:
-    """The row model for a table's rules (cached: RuleSet is frozen and hashable)."""
-    return build_model(rules, histograms_for(rules))
+    """The opponent model for a table's rules (cached: RuleSet is frozen and hashable)."""
+    return build_model(rules, sample_for(rules))
 
 
-# ------------------------------------------------------------------ building the shipped tables
+# ------------------------------------------------------------------ building the shipped sample
 
 
 def _deal(rng: np.random.Generator, n: int) -> np.ndarray:
@@ -148,58 +171,43 @@ def _deal(rng: np.random.Generator, n: int) -> np.ndarray:
     return np.sort(np.argsort(rng.random((n, 52)), axis=1)[:, :13], axis=1).astype(np.uint8)
 
 
-def _histograms(rows: np.ndarray, tables_class: np.ndarray) -> Histograms:
-    """From an (n, 3) array of row classes and a per-pair scoop flag array."""
-    idx, cnt = [], []
-    for r in range(3):
-        u, c = np.unique(rows[:, r], return_counts=True)
-        idx.append(u.astype(np.int32))
-        cnt.append(c.astype(np.int32))
-    return Histograms(tuple(idx), tuple(cnt), float(tables_class.mean()))
-
-
-def simulate(rules: RuleSet, n: int, seed: int, rounds: int = 2, log=print) -> Histograms:
-    """Histograms of the rows players lay out (see the module docstring)."""
+def simulate(rules: RuleSet, n: int, seed: int, rounds: int = 2, log=print) -> Sample:
+    """The rows players lay out (see the module docstring); deterministic for a seed."""
     # deferred (the solver imports this module), and by module path: `scoring.arrange` may be the function
     solver = importlib.import_module("scoring.arrange")
-
     tables = fasteval.tables_for(rules)
     hands = _deal(np.random.default_rng(seed), n)
-    hist: Histograms | None = None
+    sample: Sample | None = None
     for rnd in range(rounds):
         t0 = time.perf_counter()
-        model = None if hist is None else build_model(rules, hist)
-        classes = np.empty((n, 3), dtype=np.int64)
-        values = np.empty((n, 3), dtype=np.int64)
+        model = None if sample is None else build_model(rules, sample)
+        classes = np.empty((n, 3), dtype=np.int32)
         for i in range(n):
-            split = solver.best_split(hands[i], rules, model)
-            classes[i], values[i] = solver.split_classes(hands[i], split), solver.split_values(
-                hands[i], split, tables)
-        # scoop rate: hand i against hand i+1 (disjoint deals are not needed for row classes)
+            split = solver.best_split(hands[i], rules, model, exact=False)
+            classes[i] = solver.split_classes(hands[i], split)
+        values = sample_values(Sample(classes, 0.0), tables)
         a, b = values[0::2], values[1::2]
         k = min(len(a), len(b))
         scoops = np.concatenate([(a[:k] > b[:k]).all(1), (b[:k] > a[:k]).all(1)])
-        hist = _histograms(classes, scoops)
+        sample = Sample(classes, float(scoops.mean()))
         log(f"  {rules.name} round {rnd}: {n} hands in {time.perf_counter() - t0:.1f}s, "
-            f"scoop rate {hist.scoop_rate:.3f}")
-    assert hist is not None
-    return hist
+            f"scoop rate {sample.scoop_rate:.3f}")
+    assert sample is not None
+    return sample
 
 
 def build(n: int = DEFAULT_HANDS, seed: int = DEFAULT_SEED, path: Path = DATA, log=print) -> Path:
-    """Simulate every preset and write the compressed histograms to `path`."""
+    """Simulate every preset and write the compressed samples to `path`."""
     arrays: dict[str, np.ndarray] = {}
     for k, (name, rules) in enumerate(PRESETS.items()):
-        h = simulate(rules, n, seed + k, log=log)
-        for r, row in enumerate(ROWS):
-            arrays[f"{name}_{row}_idx"] = h.idx[r]
-            arrays[f"{name}_{row}_count"] = h.count[r]
-        arrays[f"{name}_scoop_rate"] = np.array(h.scoop_rate)
+        s = simulate(rules, n, seed + k, log=log)
+        arrays[f"{name}_rows"] = s.rows.astype(np.int32)
+        arrays[f"{name}_scoop_rate"] = np.array(s.scoop_rate)
     arrays["meta_hands"] = np.array(n)
     arrays["meta_seed"] = np.array(seed)
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(path, **arrays)
-    load_histograms.cache_clear()
+    load_samples.cache_clear()
     model_for.cache_clear()
     log(f"wrote {path} ({path.stat().st_size / 1024:.0f} KiB)")
     return path
@@ -215,8 +223,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.build:
         build(args.hands, args.seed, args.out)
         return 0
-    for name, h in load_histograms().items():
-        print(name, "scoop rate", round(h.scoop_rate, 3), "classes", [len(i) for i in h.idx])
+    for name, s in load_samples().items():
+        print(f"{name}: {len(s.rows)} hands, scoop rate {s.scoop_rate:.3f}")
     return 0
 
 

@@ -172,16 +172,32 @@ def test_combinations_sanity():
     assert len(list(combinations(range(13), 3))) * len(list(combinations(range(10), 5))) == 72_072
 
 
-def test_simulation_reproduces_histograms():
-    """The build procedure (small): deterministic, one row class per hand and row."""
+def test_simulation_is_reproducible():
+    """The build procedure (small): deterministic, legal rows, a usable model."""
     quiet = lambda *a: None  # noqa: E731
-    a = winprob.simulate(PRESETS["taiwan"], 40, seed=5, log=quiet)
-    b = winprob.simulate(PRESETS["taiwan"], 40, seed=5, log=quiet)
-    for r in range(3):
-        assert a.count[r].sum() == 40
-        assert (a.idx[r] == b.idx[r]).all() and (a.count[r] == b.count[r]).all()
-    model = winprob.build_model(PRESETS["taiwan"], a)
-    assert model.win[2][-1] == pytest.approx(1.0)
+    rules = PRESETS["taiwan"]
+    a = winprob.simulate(rules, 40, seed=5, log=quiet)
+    b = winprob.simulate(rules, 40, seed=5, log=quiet)
+    assert a.rows.shape == (40, 3) and (a.rows == b.rows).all() and a.scoop_rate == b.scoop_rate
+    values = winprob.sample_values(a, fasteval.tables_for(rules))
+    assert (values[:, 0] < values[:, 1]).all() and (values[:, 1] <= values[:, 2]).all()
+    model = winprob.build_model(rules, a)
+    assert model.win[2][-1] == pytest.approx(1.0) and len(model.opp) == 40
+
+
+def test_exact_score_counts_correlated_scoops():
+    """The exact score equals a direct count against the sampled opponents."""
+    rules = PRESETS["luosong"]
+    model = winprob.model_for(rules)
+    v = np.array([[model.opp[0, 0], model.opp[1, 1], model.opp[2, 2]], [5000, 6000, 9000]])
+    got = solver.exact_expected(v, model, rules, opponents=1)
+    o = model.opp
+    for k in range(2):
+        scoop = (v[k] > o).all(1).mean()
+        scooped = (v[k] < o).all(1).mean()
+        pts = 3.0  # luosong: 1 point a row
+        expect = sum(model.base[r][v[k, r]] for r in range(3)) + pts * scoop - pts * scooped
+        assert got[k] == pytest.approx(expect)
 
 
 def test_65_card_deck_duplicates():
