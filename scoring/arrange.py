@@ -223,13 +223,13 @@ FINALISTS = 48
 
 
 def _ranked(s: _Scored, model: winprob.RowModel, rules: RuleSet, opponents: int,
-            exact: bool = True) -> tuple[np.ndarray, np.ndarray]:
+            exact: bool = True, at_least: int = FINALISTS) -> tuple[np.ndarray, np.ndarray]:
     """Legal splits worth showing, best first, one per distinct (head, middle, tail) value, with
     their expected points: the fast score ranks all, the best `FINALISTS` (and the greedy layout,
     so the answer is never below it) are re-scored exactly and come first."""
     fast = np.where(s.legal, _expected(s, model, rules, opponents), -np.inf)
     n_legal = int(s.legal.sum())
-    want = min(n_legal, POOL)
+    want = min(n_legal, max(POOL, 4 * at_least))
     pool = np.argpartition(-fast, want - 1)[:want] if want < len(fast) else np.flatnonzero(s.legal)
     pool = pool[np.lexsort((pool, -fast[pool]))]
     pool = pool[np.isfinite(fast[pool])]
@@ -238,7 +238,7 @@ def _ranked(s: _Scored, model: winprob.RowModel, rules: RuleSet, opponents: int,
     pool = pool[np.sort(first)]
     if not exact:
         return pool, fast[pool]
-    finalists = pool[:FINALISTS]
+    finalists = pool[:max(FINALISTS, at_least)]
     g = int(np.argmax(np.where(s.legal, _greedy_key(s), -1)))
     gkey = (int(s.h[g]), int(s.m[g]), int(s.t[g]))
     in_pool = any((int(s.h[k]), int(s.m[k]), int(s.t[k])) == gkey for k in finalists.tolist())
@@ -378,7 +378,7 @@ def arrange(cards: Sequence[Card | str] | str, rules: RuleSet | str = "taiwan", 
     s = _split_values(codes, fasteval.tables_for(rules), rules.strict_order)
     if not s.legal.any():
         raise TableError("these 13 cards have no legal arrangement under these rules")
-    ranked, score = _ranked(s, model, rules, opponents)
+    ranked, score = _ranked(s, model, rules, opponents, at_least=top + 2)
     out: list[Arrangement] = []
     for k, e in zip(ranked.tolist(), score.tolist(), strict=True):
         arr = _make(hand, _positions(k, s), rules, float(e), model)
