@@ -172,13 +172,14 @@ def open_photo(
                 swapped = orientation in (5, 6, 7, 8)
                 w, h = (h0, w0) if swapped else (w0, h0)
                 scale = _target_scale(w, h, long_side, max_pixels)
-                if scale < 1.0 and im.format == "JPEG":
-                    # DCT-domain reduction: decodes at 1/2, 1/4 or 1/8 but never below the request.
-                    req = (max(1, int(w0 * scale)), max(1, int(h0 * scale)))
-                    im.draft("RGB", req)
-                im.load()
-                im = ImageOps.exif_transpose(im) or im
-                img = _to_bgr8(im)
+                img = _jpeg_fast(src, im, scale, orientation) if im.format == "JPEG" else None
+                if img is None:
+                    if scale < 1.0 and im.format == "JPEG":
+                        # DCT-domain reduction: 1/2, 1/4 or 1/8 but never below the request.
+                        im.draft("RGB", (max(1, int(w0 * scale)), max(1, int(h0 * scale))))
+                    im.load()
+                    im = ImageOps.exif_transpose(im) or im
+                    img = _to_bgr8(im)
     except ImageReadError:
         raise
     except UnidentifiedImageError:
@@ -191,8 +192,44 @@ def open_photo(
     hi, wi = img.shape[:2]
     want = (max(1, round(w * scale)), max(1, round(h * scale)))
     if (wi, hi) != want:
-        img = cv2.resize(img, want, interpolation=cv2.INTER_AREA)
+        # What is left after a DCT reduction is under 2x: linear is ~10x faster than area there.
+        interp = cv2.INTER_AREA if want[0] < wi / 2 else cv2.INTER_LINEAR
+        img = cv2.resize(img, want, interpolation=interp)
     return Photo(img, w, h, scale, name)
+
+
+_REDUCED = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
+            8: cv2.IMREAD_REDUCED_COLOR_8}
+_ORIENT = {  # EXIF orientation -> the opencv operations that show the image as a viewer does
+    2: [("flip", 1)], 3: [("rotate", cv2.ROTATE_180)], 4: [("flip", 0)],
+    5: [("transpose", None)], 6: [("rotate", cv2.ROTATE_90_CLOCKWISE)],
+    7: [("transpose", None), ("rotate", cv2.ROTATE_180)], 8: [("rotate", cv2.ROTATE_90_COUNTERCLOCKWISE)],
+}
+
+
+def _jpeg_fast(src: ImageSource, im: Image.Image, scale: float, orientation: int) -> np.ndarray | None:
+    """8-bit JPEGs through opencv's libjpeg-turbo with DCT reduction (2-3x faster than Pillow for a
+    12 MP photo); None when this path does not apply, so Pillow decodes it (and names any error)."""
+    if im.mode not in ("RGB", "L") or isinstance(src, np.ndarray):
+        return None
+    r = 1
+    while r < 8 and 1 / (r * 2) >= scale:
+        r *= 2
+    if isinstance(src, str | Path):
+        buf = np.fromfile(str(src), np.uint8)
+    else:
+        buf = np.frombuffer(bytes(src), np.uint8)
+    img = cv2.imdecode(buf, _REDUCED[r] | cv2.IMREAD_IGNORE_ORIENTATION)
+    if img is None:
+        return None
+    for op, arg in _ORIENT.get(orientation, []):
+        if op == "flip":
+            img = cv2.flip(img, arg)
+        elif op == "transpose":
+            img = cv2.transpose(img)
+        else:
+            img = cv2.rotate(img, arg)
+    return img
 
 
 def read_image(src: ImageSource, **kw) -> np.ndarray:

@@ -119,3 +119,18 @@ def test_bad_inputs_name_the_file(tmp_path):
         read_image(tmp_path)
     with pytest.raises(ImageReadError, match="bytes"):
         read_image(b"\x89PNG\r\n\x1a\n garbage")
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_jpeg_fast_path_matches_pillow_for_every_orientation(orientation):
+    from PIL import ImageOps
+
+    rng = np.random.default_rng(orientation)
+    a = np.kron(rng.integers(0, 255, (6, 9, 3), dtype=np.uint8), np.ones((8, 8, 1), np.uint8))
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    data = _encode(Image.fromarray(a), "JPEG", exif=exif, quality=95)
+    want = np.asarray(ImageOps.exif_transpose(Image.open(io.BytesIO(data))).convert("RGB"))[:, :, ::-1]
+    got = read_image(data)
+    assert got.shape == want.shape
+    assert np.abs(got.astype(int) - want.astype(int)).mean() < 3
