@@ -135,6 +135,10 @@ def score_scene(scene: dict, dets: list[Detection], owner: list[int], table) -> 
         "cards": len(readable), "right": right, "right_card": right_card,
         "seats": len(true_seats), "damaged": len(damaged), "damaged_flagged": len(damaged & flagged_true),
         "exact": not damaged, "problems": len(table.problems),
+        "complete": len(readable) == len(truth),
+        "exact_complete": not damaged and len(readable) == len(truth),
+        "right_complete": right if len(readable) == len(truth) else 0,
+        "cards_complete": len(readable) if len(readable) == len(truth) else 0,
         "false_alarm": not damaged and bool(table.problems), "silent": bool(damaged - flagged_true),
         "seat_count_ok": len(table.seats) == len(true_seats),
     }
@@ -180,6 +184,9 @@ def main(argv: list[str] | None = None) -> int:
           f"({perfect['right']}/{perfect['cards']}); exact scenes {pct(perfect['exact'], len(scenes))}; "
           f"seat count right {pct(perfect['seat_count_ok'], len(scenes))}; "
           f"exact scenes with a (false) problem {perfect['false_alarm']}; "
+          f"scenes where every card shows an index: {perfect['complete']}, of them exact "
+          f"{pct(perfect['exact_complete'], perfect['complete'])}, cards right "
+          f"{pct(perfect['right_complete'], perfect['cards_complete'])}; "
           f"scenes wrong and not flagged {perfect['silent']}; median {perfect['ms_median']:.1f} ms/scene")
     per_seats = defaultdict(list)
     for sc in scenes:
@@ -187,7 +194,9 @@ def main(argv: list[str] | None = None) -> int:
     for n, group in sorted(per_seats.items()):
         r = run_mode(group)
         print(f"  {n} seat(s), {len(group)} scenes: {pct(r['right'], r['cards'])} of cards right, "
-              f"exact {pct(r['exact'], len(group))}")
+              f"exact {pct(r['exact'], len(group))}; every card visible in {r['complete']}: exact "
+              f"{pct(r['exact_complete'], r['complete'])}, cards right "
+              f"{pct(r['right_complete'], r['cards_complete'])}")
     for label, kw in (("5% dropped", {"drop": 0.05}), ("2% misread", {"misread": 0.02})):
         r = run_mode(scenes, seed=1, **kw)
         print(f"{label}: damaged seats {r['damaged']}/{r['seats']}, flagged "
