@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.vision.layouts import build_table, detections
 from vision.geometry import name_rows, read_table
@@ -168,3 +170,27 @@ def test_to_table_is_what_scoring_takes():
     assert t["rules"] == "taiwan" and [p["name"] for p in t["players"]] == ["Seat 1", "Seat 2"]
     assert all(len(p["head"]) == 3 and len(p["middle"]) == 5 and len(p["tail"]) == 5 for p in t["players"])
     assert t["problems"] == []
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    n=st.integers(1, 5),
+    first=st.floats(0, 360),
+    spacing=st.floats(0.3, 0.9),
+    row_gap=st.floats(0.5, 1.1),
+    heads=st.lists(st.booleans(), min_size=5, max_size=5),
+    seed=st.integers(0, 10_000),
+)
+def test_any_layout_read_exactly(n, first, spacing, row_gap, heads, seed):
+    """Perfect detections of any well-formed table come out exactly, with no problem raised."""
+    scene = build_table(n, seed=seed, first_orientation=first, spacing=spacing, row_gap=row_gap,
+                        head_far=heads[:n], jitter=0.01)
+    tr = read_table(detections(scene, seed=seed), width=scene["width"], height=scene["height"])
+    assert sorted(map(str, got(tr).values())) == sorted(map(str, truth(scene).values()))
+    assert not tr.problems, tr.problems
+
+
+def test_fewer_seats_than_told_is_reported():
+    scene = build_table(2, seed=13)
+    tr = read_table(detections(scene), seats=3)
+    assert any(p.kind in ("seat_missing", "seat_count") for p in tr.problems)
