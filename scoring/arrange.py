@@ -451,7 +451,10 @@ def _fail(e: ScoringError, as_json: bool) -> int:
 def _cmd_check(args: argparse.Namespace) -> int:
     try:
         rules = preset(args.rules)
-        rows = [parse_cards(x, row=r) for x, r in zip((args.head, args.middle, args.tail), ROWS, strict=True)]
+        texts = args.rows[0].split("|") if len(args.rows) == 1 else args.rows
+        if len(texts) != 3:
+            raise TableError('give three rows: "HEAD" "MIDDLE" "TAIL", or "HEAD | MIDDLE | TAIL"')
+        rows = [parse_cards(x, row=r) for x, r in zip(texts, ROWS, strict=True)]
         for r, cards in zip(ROWS, rows, strict=True):
             need = 3 if r == "head" else 5
             if len(cards) != need:
@@ -494,9 +497,8 @@ def register_cli(sub: argparse._SubParsersAction) -> None:
     c = sub.add_parser("check", help="is an arrangement legal (相公?), and the best legal one",
                        description="Check one arrangement: legal or 相公 (which rows), "
                                    "and the best legal one.")
-    c.add_argument("head", help="3 cards")
-    c.add_argument("middle", help="5 cards")
-    c.add_argument("tail", help="5 cards")
+    c.add_argument("rows", nargs="+", metavar="ROW",
+                   help='the head (3 cards), middle and tail (5 each) as three arguments, or one "h | m | t"')
     c.add_argument("--rules", default="taiwan", choices=sorted(PRESETS))
     c.add_argument("--best", action="store_true", help="also show the best arrangement when legal")
     c.add_argument("--json", action="store_true")

@@ -165,6 +165,10 @@ def test_cli_check(capsys):
     assert out["best"]["tail"].split() == ["As", "Ks", "Qs", "Js", "Ts"] or out["best"]["declare"]
     assert main(["check", "2c 2d 3s", "9h 8h 7h 6h 5h", "As Ks Qs Js Ts", "--rules", "taiwan"]) == 0
     assert capsys.readouterr().out.startswith("legal")
+    assert main(["check", "2c 2d 3s | 9h 8h 7h 6h 5h | As Ks Qs Js Ts", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["legal"] is True
+    assert main(["check", "2c 2d 3s | 9h 8h 7h 6h 5h", "--json"]) == 2
+    assert json.loads(capsys.readouterr().out)["error"] == "invalid"
 
 
 def test_combinations_sanity():
