@@ -397,10 +397,35 @@ def fit_rows(
 
     for c in cards:  # the top-left corner is the one nearer the table (smaller `down`)
         c.anchor = min(c.points, key=lambda p: float(p @ down))
+    _virtual_anchors(cards, right, down, scale, cfg)
     ys = np.array([c.anchor @ down for c in cards])
     groups = _split_1d(ys, cfg.row_gap * scale)
     rows = [sorted(g, key=lambda i: float(cards[i].anchor @ right)) for g in groups]
     return SeatFrame(right, down, round(orientation, 1), rows, [float(ys[g].mean()) for g in groups])
+
+
+def _virtual_anchors(cards: list[_Card], right: np.ndarray, down: np.ndarray, scale: float,
+                     cfg: GeometryConfig) -> None:
+    """A card seen by one corner only may show its bottom-right one (its top cut off by the photo's
+    edge or covered): when stepping back by the deck's corner offset (learnt from this seat's
+    two-corner cards) puts it on a row line where it is not now, use that point as its top-left."""
+    merged = [c for c in cards if len(c.points) == 2 and c.anchor is not None]
+    singles = [c for c in cards if len(c.points) == 1]
+    if len(merged) < 2 or not singles:
+        return
+    vs = []
+    for c in merged:
+        other = c.points[1] if c.anchor is c.points[0] else c.points[0]
+        vs.append([(other - c.anchor) @ right / c.size, (other - c.anchor) @ down / c.size])
+    vr, vd = np.median(np.array(vs), axis=0)
+    tol = cfg.line_sigma * 2 * scale
+    for c in singles:
+        p = c.points[0]
+        others = np.array([o.anchor @ down for o in cards if o is not c and o.anchor is not None])
+        y, y_alt = float(p @ down), float(p @ down) - vd * c.size
+        d, d_alt = np.min(np.abs(others - y)), np.min(np.abs(others - y_alt))
+        if d > tol and d_alt <= tol:
+            c.anchor = p - (vr * right + vd * down) * c.size
 
 
 def name_rows(counts: list[int]) -> list[str]:
