@@ -92,13 +92,13 @@ def build_model(model: str, pretrained: str | None, weights: str | None):
     return yolo
 
 
-def save_checkpoints(run_dir: Path) -> None:
+def save_checkpoints(run_dir: Path, models: Path = MODELS) -> None:
     """Keep one current checkpoint (resumable) and the best weights in models/."""
-    MODELS.mkdir(exist_ok=True)
+    models.mkdir(parents=True, exist_ok=True)
     for name in ("last.pt", "best.pt"):
         src = run_dir / "weights" / name
         if src.exists():
-            shutil.copy2(src, MODELS / name)
+            shutil.copy2(src, models / name)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -118,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--fraction", type=float, default=1.0)
     p.add_argument("--device", default="cpu", help="cpu, or a CUDA index (0) on a GPU machine")
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--models-dir", type=Path, default=MODELS, help="where last.pt / best.pt are kept")
     p.add_argument("--no-val", action="store_true", help="skip per-epoch validation (tiny smoke runs)")
     args = p.parse_args(argv)
 
@@ -128,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
         yolo = YOLO(args.resume)
         yolo.add_callback("on_pretrain_routine_start", use_both_cores)
         yolo.train(resume=True)
-        save_checkpoints(Path(yolo.trainer.save_dir))
+        save_checkpoints(Path(yolo.trainer.save_dir), args.models_dir)
         return 0
 
     yolo = build_model(args.model, None if args.pretrained == "none" else args.pretrained, args.weights)
@@ -162,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
         fraction=args.fraction,
         verbose=False,
     )
-    save_checkpoints(Path(yolo.trainer.save_dir))
+    save_checkpoints(Path(yolo.trainer.save_dir), args.models_dir)
     return 0
 
 
