@@ -5,7 +5,7 @@ the tile size `vision.detector` feeds it. Class names travel in the ONNX metadat
 checks them against `vision.classes.CLASS_NAMES` so a model trained on another class order cannot
 be loaded silently.
 
-    python -m vision.export --weights models/best.pt --imgsz 640
+    python -m vision.export --weights models/last.pt --imgsz 640
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def export(weights: Path, imgsz: int, out: Path, opset: int = 17) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description="Export YOLO weights to models/cards.onnx")
-    p.add_argument("--weights", default=str(MODELS / "best.pt"))
+    p.add_argument("--weights", default=str(MODELS / "last.pt"))
     p.add_argument("--imgsz", type=int, default=640)
     p.add_argument("--out", default=str(MODELS / "cards.onnx"))
     p.add_argument("--opset", type=int, default=17)

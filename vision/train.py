@@ -18,7 +18,7 @@ Example (the command recorded in models/MODEL_CARD.md):
     python -m datasets.build --out cache/data/v1 --train 6000 --val 300 --seed 1
     python -m vision.train --data cache/data/v1/data.yaml --model yolov8s --pretrained fall \
         --imgsz 416 --epochs 12 --batch 16 --hours 1.5
-    python -m vision.export --weights models/best.pt --imgsz 640
+    python -m vision.export --weights models/last.pt --imgsz 640
 """
 
 from __future__ import annotations
@@ -93,12 +93,16 @@ def build_model(model: str, pretrained: str | None, weights: str | None):
 
 
 def save_checkpoints(run_dir: Path, models: Path = MODELS) -> None:
-    """Keep one current checkpoint (resumable) and the best weights in models/."""
+    """Keep one current checkpoint in models/: the weights that are exported and warm-started from.
+
+    Ultralytics strips the optimizer at the end of a run (fp16 weights, ~22 MB for YOLOv8s), which
+    is what a repository can carry from session to session; an interrupted run's full state stays
+    in its run folder for `--resume`.
+    """
     models.mkdir(parents=True, exist_ok=True)
-    for name in ("last.pt", "best.pt"):
-        src = run_dir / "weights" / name
-        if src.exists():
-            shutil.copy2(src, models / name)
+    src = run_dir / "weights" / "last.pt"
+    if src.exists():
+        shutil.copy2(src, models / "last.pt")
 
 
 def main(argv: list[str] | None = None) -> int:
