@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--fraction", type=float, default=1.0)
     p.add_argument("--device", default="cpu", help="cpu, or a CUDA index (0) on a GPU machine")
     p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--models-dir", type=Path, default=MODELS, help="where last.pt / best.pt are kept")
+    p.add_argument("--models-dir", type=Path, default=MODELS, help="where the current last.pt is kept")
     p.add_argument("--no-val", action="store_true", help="skip per-epoch validation (tiny smoke runs)")
     args = p.parse_args(argv)
 
