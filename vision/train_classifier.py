@@ -1,0 +1,210 @@
+"""Train the second-stage index classifier on the CPU (extra `train`) and export it to ONNX.
+
+    python -m vision.train_classifier --data cache/crops/c1 --minutes 22 \
+        --out models/index_classifier.pt --onnx models/index_classifier.onnx
+
+Why it looks like this:
+- The budget is wall-clock (`--minutes`), not epochs: it shares two cores with the detector's
+  training, so its speed varies; the learning rate follows a cosine over the elapsed time, so the
+  run always ends annealed whenever the budget ends.
+- A small plain CNN (conv-bn-relu, strided, ~0.3M parameters) on 40 px crops: a corner index is a
+  glyph and a pip, and at ~20 MMAC per crop it trains ~100k crops in minutes and costs ~1 ms per
+  detected box at run time.
+- Augmentation on the batch in torch: any multiple of 90 degrees (seats face each other, so the
+  detector's box holds the glyph at any orientation) plus a small rotation, scale and shift (an
+  imperfect box); brightness, contrast, saturation and per-channel gain kept mild so red stays red;
+  blur, a low-resolution round trip and noise (far, small indices). Never a mirror: real indices are
+  never mirrored. JPEG is in the crops themselves (`datasets.crops`).
+- The ONNX (opset 17, dynamic batch) carries `names` (55, background last) and `crop_size` in its
+  metadata; `vision.classifier.IndexClassifier` checks them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+from tqdm import tqdm
+
+from vision.classifier import CLASSIFIER_NAMES, CROP_SIZE
+
+
+def block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(True))
+
+
+class IndexNet(nn.Module):
+    """40 -> 20 -> 10 -> 5 feature maps, global average pool, linear to 55 logits."""
+
+    def __init__(self, n_classes: int = len(CLASSIFIER_NAMES), width: int = 32):
+        super().__init__()
+        w = width
+        self.features = nn.Sequential(
+            block(3, w), block(w, w, 2), block(w, w),
+            block(w, 2 * w, 2), block(2 * w, 2 * w),
+            block(2 * w, 4 * w, 2), block(4 * w, 4 * w),
+        )
+        self.head = nn.Sequential(nn.Dropout(0.1), nn.Linear(4 * w, n_classes))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(x).mean(dim=(2, 3)))
+
+
+def to_tensor(x: np.ndarray) -> torch.Tensor:
+    """N x S x S x 3 uint8 BGR -> N x 3 x S x S float RGB 0..1 (what the runtime feeds)."""
+    return torch.from_numpy(np.ascontiguousarray(x[..., ::-1].transpose(0, 3, 1, 2))).float() / 255.0
+
+
+def augment(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
+    """Random geometry and photometry on a batch of N x 3 x S x S crops in 0..1."""
+    n, _, s, _ = x.shape
+
+    def u(lo: float, hi: float, *shape: int) -> torch.Tensor:
+        return torch.rand(*(shape or (n,)), generator=g) * (hi - lo) + lo
+
+    # small rotation / scale / shift around the centre, then any multiple of 90 degrees
+    ang = u(-15, 15) * math.pi / 180 + torch.randint(0, 4, (n,), generator=g) * (math.pi / 2)
+    sc = u(0.88, 1.12)
+    cos, sin = torch.cos(ang) / sc, torch.sin(ang) / sc
+    theta = torch.stack(
+        [torch.stack([cos, -sin, u(-0.08, 0.08)], 1), torch.stack([sin, cos, u(-0.08, 0.08)], 1)], 1
+    )
+    grid = F.affine_grid(theta, list(x.shape), align_corners=False)
+    fill = 114 / 255
+    x = F.grid_sample(x - fill, grid, mode="bilinear", padding_mode="zeros", align_corners=False) + fill
+
+    # low-resolution round trip for a third of the batch
+    m = torch.rand(n, generator=g) < 0.33
+    if m.any():
+        r = int(torch.randint(14, s - 6, (1,), generator=g))
+        x[m] = F.interpolate(F.interpolate(x[m], size=(r, r), mode="area"), size=(s, s), mode="bilinear")
+    # blur for a quarter
+    m = torch.rand(n, generator=g) < 0.25
+    if m.any():
+        k = torch.tensor([1.0, 2.0, 1.0])
+        k = (k[:, None] * k[None, :] / 16).expand(3, 1, 3, 3)
+        x[m] = F.conv2d(F.pad(x[m], (1, 1, 1, 1), mode="replicate"), k, groups=3)
+
+    # photometry: brightness, contrast, saturation, mild per-channel gain, noise
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    x = (x - mean) * u(0.6, 1.4)[:, None, None, None] + mean * u(0.6, 1.3)[:, None, None, None]
+    grey = x.mean(dim=1, keepdim=True)
+    x = grey + (x - grey) * u(0.5, 1.4)[:, None, None, None]
+    x = x * u(0.88, 1.12, n, 3)[:, :, None, None]
+    x = x + torch.randn(x.shape, generator=g) * u(0, 0.05)[:, None, None, None]
+    return x.clamp(0, 1)
+
+
+def evaluate(model: nn.Module, x: torch.Tensor, y: torch.Tensor, src: torch.Tensor) -> dict:
+    model.eval()
+    with torch.no_grad():
+        pred = torch.cat([model(x[i : i + 512]).argmax(1) for i in range(0, len(x), 512)])
+    model.train()
+    ok = pred == y
+    out = {"acc": float(ok.float().mean())}
+    for name, m in (("synth", src == 0), ("real", src == 1)):
+        if m.any():
+            out[name] = float(ok[m].float().mean())
+    return out
+
+
+def export_onnx(model: nn.Module, path: Path, size: int) -> Path:
+    """Opset 17, dynamic batch, class names and crop size in the metadata."""
+    import onnx
+
+    model.eval()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    dummy = torch.zeros(2, 3, size, size)
+    kw = dict(input_names=["crops"], output_names=["logits"], opset_version=17,
+              dynamic_axes={"crops": {0: "batch"}, "logits": {0: "batch"}})
+    try:
+        torch.onnx.export(model, (dummy,), str(path), dynamo=False, **kw)
+    except TypeError:  # an older torch without the `dynamo` switch
+        torch.onnx.export(model, (dummy,), str(path), **kw)
+    m = onnx.load(str(path))
+    for k, v in {"names": repr(list(CLASSIFIER_NAMES)), "crop_size": str(size)}.items():
+        p = m.metadata_props.add()
+        p.key, p.value = k, v
+    onnx.save(m, str(path))
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--data", type=Path, required=True, help="python -m datasets.crops output (train/val.npz)")
+    p.add_argument("--minutes", type=float, default=20.0, help="wall-clock training budget")
+    p.add_argument("--steps", type=int, default=0, help="stop after this many steps (0: budget only)")
+    p.add_argument("--batch", type=int, default=128)
+    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--width", type=int, default=32)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--eval-every", type=float, default=3.0, help="minutes between validation passes")
+    p.add_argument("--out", type=Path, default=Path("models/index_classifier.pt"))
+    p.add_argument("--onnx", type=Path, default=Path("models/index_classifier.onnx"))
+    args = p.parse_args(argv)
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    g = torch.Generator().manual_seed(args.seed)
+    tr, va = np.load(args.data / "train.npz"), np.load(args.data / "val.npz")
+    xt, yt = to_tensor(tr["x"]), torch.from_numpy(tr["y"]).long()
+    xv, yv, sv = to_tensor(va["x"]), torch.from_numpy(va["y"]).long(), torch.from_numpy(va["src"]).long()
+    size = xt.shape[-1]
+    if size != CROP_SIZE:
+        print(f"note: crops are {size} px, the runtime default is {CROP_SIZE} (the ONNX metadata says {size})")
+
+    model = IndexNet(len(CLASSIFIER_NAMES), args.width)
+    n_params = sum(p.numel() for p in model.parameters())
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
+    budget = args.minutes * 60
+    t0 = last_eval = time.time()
+    step, seen, history = 0, 0, []
+    bar = tqdm(total=int(budget), unit="s", desc=f"train ({n_params / 1e6:.2f}M params)")
+    while True:
+        elapsed = time.time() - t0
+        if elapsed >= budget or (args.steps and step >= args.steps):
+            break
+        frac = elapsed / budget
+        lr = args.lr * min(1.0, (step + 1) / 200) * 0.5 * (1 + math.cos(math.pi * frac))
+        for group in opt.param_groups:
+            group["lr"] = lr
+        idx = torch.randint(0, len(xt), (args.batch,), generator=g)
+        xb = augment(xt[idx], g)
+        loss = F.cross_entropy(model(xb), yt[idx], label_smoothing=0.05)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+        step += 1
+        seen += args.batch
+        bar.n = min(int(time.time() - t0), int(budget))
+        bar.set_postfix(step=step, loss=f"{loss.item():.3f}", lr=f"{lr:.1e}", refresh=False)
+        bar.refresh()
+        if time.time() - last_eval > args.eval_every * 60:
+            last_eval = time.time()
+            r = evaluate(model, xv, yv, sv)
+            history.append({"step": step, "minutes": round((time.time() - t0) / 60, 1), **r})
+            tqdm.write(json.dumps(history[-1]))
+    bar.close()
+    final = evaluate(model, xv, yv, sv)
+    minutes = (time.time() - t0) / 60
+    summary = {"steps": step, "crops_seen": seen, "minutes": round(minutes, 1), "params": n_params,
+               "val": final, "data": str(args.data), "size": size, "width": args.width}
+    print(json.dumps(summary))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save({"state_dict": model.state_dict(), "names": list(CLASSIFIER_NAMES), "size": size,
+                "width": args.width, "summary": summary, "history": history}, args.out)
+    export_onnx(model, args.onnx, size)
+    print(f"wrote {args.out} and {args.onnx} ({args.onnx.stat().st_size / 1e6:.2f} MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
