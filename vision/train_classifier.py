@@ -159,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     xv, yv, sv = to_tensor(va["x"]), torch.from_numpy(va["y"]).long(), torch.from_numpy(va["src"]).long()
     size = xt.shape[-1]
     if size != CROP_SIZE:
-        print(f"note: crops are {size} px, the runtime default is {CROP_SIZE} (the ONNX metadata says {size})")
+        print(f"note: {size} px crops; the runtime default is {CROP_SIZE}, the ONNX metadata says {size}")
 
     model = IndexNet(len(CLASSIFIER_NAMES), args.width)
     n_params = sum(p.numel() for p in model.parameters())
