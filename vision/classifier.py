@@ -97,22 +97,29 @@ def softmax(x: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
-def resolve_classifier(option: str | Path | None) -> Path | None:
-    """Which classifier file to use: None/"off" -> none; "auto" -> env or default if present.
+def resolve_classifier(option: str | Path | None, model_path: Path | None = None) -> Path | None:
+    """Which classifier file a detector uses.
 
-    `CARDS_CLASSIFIER=off` switches the stage off even for "auto" (benchmarks, comparing designs).
+    - None or "off": none.
+    - a path: that file (it must exist).
+    - "auto": `$CARDS_CLASSIFIER` when set ("off" switches the stage off, e.g. to compare designs),
+      else `index_classifier.onnx` beside the detector's own model file when there is one. A
+      classifier is paired with the detector it sits beside, so a detector loaded from elsewhere (a
+      test fixture, a candidate checkpoint) is not silently combined with an unrelated classifier.
     """
     if option is None:
         return None
+    if str(option) != "auto":
+        return None if str(option).lower() == "off" else Path(option)
     env = os.environ.get(CLASSIFIER_ENV, "")
-    if str(option) == "auto":
-        if env.lower() in ("off", "0", "none", "no"):
-            return None
-        path = Path(env) if env else DEFAULT_CLASSIFIER
-        return path if path.exists() else None
-    if str(option).lower() == "off":
+    if env.lower() in ("off", "0", "none", "no"):
         return None
-    return Path(option)
+    if env:
+        return Path(env)
+    if model_path is None:
+        return None
+    sibling = Path(model_path).parent / DEFAULT_CLASSIFIER.name
+    return sibling if sibling.exists() else None
 
 
 class IndexClassifier:

@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 
 from .classes import CLASS_NAMES
+from .classifier import IndexClassifier, resolve_classifier
 from .imageio import ImageSource, Photo, open_photo
 from .types import Detection
 
@@ -218,6 +219,14 @@ class Detector:
     """An ONNX card-index detector; create once, call `detect` per photo.
 
     `session` may be any object with onnxruntime's `get_inputs()` / `run()` (tests pass fakes).
+
+    Optional second stage (`vision.classifier`): with a `classifier` (a path, an `IndexClassifier`,
+    or "auto": `$CARDS_CLASSIFIER`, else `index_classifier.onnx` beside the model file), the YOLO
+    keeps boxes down to `box_conf` on its top class score, and each kept box is re-read from its crop:
+    the card, the 54 scores (background removed, renormalised) and the confidence (the probability of
+    that card, background included) come from the classifier, or from its product with YOLO's scores
+    when `fuse="product"`; a box the classifier calls background with probability >= `bg_drop` is
+    dropped, and then the operating threshold `conf` applies to the new confidence.
     """
 
     def __init__(
@@ -232,6 +241,10 @@ class Detector:
         max_det: int = 300,
         tiles: TileConfig | None = None,
         class_names: Sequence[str] = CLASS_NAMES,
+        classifier: str | Path | IndexClassifier | None = "auto",
+        box_conf: float = 0.05,
+        bg_drop: float = 0.5,
+        fuse: str = "classifier",
     ) -> None:
         if session is None:
             path = Path(model or os.environ.get(MODEL_ENV) or DEFAULT_MODEL)
@@ -257,6 +270,30 @@ class Detector:
         self.conf, self.iou, self.agnostic, self.max_det = conf, iou, agnostic, max_det
         self.tiles = tiles or tile_config_from_metadata(session)
         self.class_names = tuple(class_names)
+        if isinstance(classifier, IndexClassifier):
+            self.classifier: IndexClassifier | None = classifier
+        else:
+            cpath = resolve_classifier(classifier, self.model_path)
+            self.classifier = IndexClassifier(cpath, threads=threads) if cpath is not None else None
+        self.box_conf, self.bg_drop, self.fuse = box_conf, bg_drop, fuse
+
+    # -- the second stage -----------------------------------------------------------------------
+    def reclassify(
+        self, image: np.ndarray, boxes: np.ndarray, scores: np.ndarray, probs: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Re-read kept boxes (working-image pixels) with the classifier; drop background boxes."""
+        assert self.classifier is not None
+        p = self.classifier.probabilities(image, boxes).astype(np.float32)
+        bg = p[:, -1]
+        cards = p[:, :-1]
+        if self.fuse == "product":
+            cards = cards * np.sqrt(np.clip(probs, 1e-4, 1.0))
+            cards = cards / np.maximum(cards.sum(1, keepdims=True), 1e-12) * (1 - bg)[:, None]
+        conf = cards.max(1)
+        norm = cards / np.maximum(cards.sum(1, keepdims=True), 1e-12)
+        keep = (bg < self.bg_drop) & (conf >= self.conf)
+        order = np.argsort(-conf[keep], kind="stable")
+        return boxes[keep][order], conf[keep][order].astype(np.float32), norm[keep][order]
 
     # -- one model call -------------------------------------------------------------------------
     def infer_tile(self, tile_bgr: np.ndarray) -> np.ndarray:
@@ -279,7 +316,7 @@ class Detector:
         grid = [(y, x) for y in tile_origins(H, th, ov) for x in tile_origins(W, tw, ov)]
         for ti, (y0, x0) in enumerate(grid):
             tile = image[y0 : y0 + th, x0 : x0 + tw]
-            b, s, p = decode(self.infer_tile(tile), self.conf)
+            b, s, p = decode(self.infer_tile(tile), self.decode_conf)
             h, w = tile.shape[:2]
             np.clip(b, 0, [w, h, w, h], out=b)
             # A box cut by an inner tile edge is seen whole by the neighbour when it is smaller than
@@ -310,7 +347,14 @@ class Detector:
         if len(keep) and tiles.max() > 0:
             keep = keep[suppress_contained(boxes[keep], scores[keep], tiles[keep])]
         keep = keep[: self.max_det]
+        if self.classifier is not None:
+            return self.reclassify(image, boxes[keep], scores[keep], probs[keep])
         return boxes[keep], scores[keep], probs[keep]
+
+    @property
+    def decode_conf(self) -> float:
+        """YOLO's own box threshold: lower with a classifier, which rejects the extra false boxes."""
+        return min(self.conf, self.box_conf) if self.classifier is not None else self.conf
 
     def detect(self, image: ImageSource) -> list[Detection]:
         """Corner indices in `image` (path, bytes or BGR array), boxes in original-image pixels."""
