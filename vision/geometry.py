@@ -42,7 +42,8 @@ class GeometryConfig:
 
     pair_min: float = 1.6  # top-left to bottom-right index centres of one card: 1.6..5.5 indices
     pair_max: float = 6.0
-    pair_box_one_deck: tuple[float, float, float, float] = (0.5, 1.0, 7.5, 9.5)  # tilted camera
+    pair_box_one_deck: tuple[float, float, float, float] = (-0.5, 0.9, 7.5, 9.5)  # tilted camera: a far
+    # seat's cards are sheared, their corner diagonal can lean left of the row normal
     pair_typical: float = 3.5
     pair_box: tuple[float, float, float, float] = (1.0, 1.2, 3.8, 5.0)  # where any deck puts it
     pair_tolerance: float = 0.5  # beyond this the pair is doubtful: kept only if the counts agree
@@ -71,6 +72,7 @@ class _Card:
     changed_from: str | None = None
     anchor: np.ndarray | None = None  # the top-left index centre, once the seat frame is known
     gone: bool = False  # merged into another card after seating
+    dets: list[Detection] = field(default_factory=list)  # the detections it is made of
 
     @property
     def center(self) -> np.ndarray:
@@ -122,7 +124,7 @@ def merge_corners(dets: list[Detection], scale: float, cfg: GeometryConfig = Geo
             cards.append(_combine(dets[a], dets[b]))
     for i, d in enumerate(dets):
         if i not in used:
-            cards.append(_Card(d.card, d.confidence, [d.box], [np.array(d.center)], d.scores))
+            cards.append(_single(d))
     return cards
 
 
@@ -137,13 +139,26 @@ def _combine(a: Detection, b: Detection) -> _Card:
     else:
         card, conf, scores = a.card, max(a.confidence, b.confidence), None
     return _Card(card, conf, [a.box, b.box], [np.array(a.center), np.array(b.center)], scores,
-                 corners_disagree=a.card != b.card)
+                 corners_disagree=a.card != b.card, dets=[a, b])
+
+
+def _single(d: Detection) -> _Card:
+    return _Card(d.card, d.confidence, [d.box], [np.array(d.center)], d.scores, dets=[d])
+
+
+def _detections(c: _Card) -> list[Detection]:
+    """The detections a card is made of (rebuilt from its boxes when it was made by hand)."""
+    if len(c.dets) == len(c.boxes):
+        return list(c.dets)
+    return [Detection(c.card, b, c.confidence, c.scores) for b in c.boxes]
 
 
 def deck_capacity(deck: int) -> dict[str, int]:
-    """How often each card may appear: once in 52 (jokers once), twice in a 65-card deck."""
+    """How often each card may appear: once in 52 or 54 (jokers once), twice in a 65-card deck (52 and
+    a fifth suit) or two whole decks (104; 108 with two jokers of each colour)."""
     cap = 2 if deck > 54 else 1
-    return {c: (1 if c in JOKERS else cap) for c in CLASS_NAMES}
+    jokers = 2 if deck >= 108 else 1
+    return {c: (jokers if c in JOKERS else cap) for c in CLASS_NAMES}
 
 
 def fix_with_deck(cards: list[_Card], deck: int) -> list[_Card]:
@@ -290,6 +305,7 @@ class SeatFrame:
     orientation_deg: float
     rows: list[list[int]] = field(default_factory=list)  # far to near, each left to right
     lines: list[float] = field(default_factory=list)  # each row's mean `down` projection
+    scale: float = 0.0  # the seat's median index height
 
 
 def row_direction(
@@ -401,7 +417,7 @@ def fit_rows(
     ys = np.array([c.anchor @ down for c in cards])
     groups = _split_1d(ys, cfg.row_gap * scale)
     rows = [sorted(g, key=lambda i: float(cards[i].anchor @ right)) for g in groups]
-    return SeatFrame(right, down, round(orientation, 1), rows, [float(ys[g].mean()) for g in groups])
+    return SeatFrame(right, down, round(orientation, 1), rows, [float(ys[g].mean()) for g in groups], scale)
 
 
 def _virtual_anchors(cards: list[_Card], right: np.ndarray, down: np.ndarray, scale: float,
@@ -478,7 +494,10 @@ def _place(
         centre = centers[g].mean(0)
         toward = (table_centre - centre) if n_seats > 1 else None
         fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
-        if max(deck_capacity(deck).values()) == 1:
+        one_deck = max(deck_capacity(deck).values()) == 1
+        if not one_deck and _repair_in_seat(cards, g, fr, cfg, one_deck):
+            fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
+        if one_deck:
             if _merge_in_seat(cards, g, fr, cfg):
                 fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
         else:  # two decks: a far same-card pair may be two copies, so merge only when the counts agree
@@ -544,11 +563,110 @@ def _pair_deviation(c: _Card, fr: SeatFrame, offset: np.ndarray | None, scale: f
     if len(c.points) != 2 or c.anchor is None:
         return 0.0
     other = c.points[1] if c.anchor is c.points[0] else c.points[0]
+    if c.card in JOKERS:  # a joker's index is a design of its own: only the loose box applies
+        v = np.array([(other - c.anchor) @ fr.right, (other - c.anchor) @ fr.down]) / (fr.scale or c.size)
+        x1, y1, x2, y2 = cfg.pair_box_one_deck
+        return float(max(x1 - v[0], v[0] - x2, y1 - v[1], v[1] - y2, 0.0))
     v = np.array([(other - c.anchor) @ fr.right, (other - c.anchor) @ fr.down]) / c.size
     if offset is not None:
         return float(np.max(np.abs(v - offset)))
     x1, y1, x2, y2 = cfg.pair_box
     return float(max(x1 - v[0], v[0] - x2, y1 - v[1], v[1] - y2, 0.0))
+
+
+def _seat_offset(cards: list[_Card], g: list[int], fr: SeatFrame) -> np.ndarray | None:
+    """Where a card's second index sits from its first in this seat's frame (right, down; index
+    heights): the median over the seat's two-corner cards, None when there are fewer than three."""
+    vs = []
+    for i in g:
+        c = cards[i]
+        if len(c.points) == 2 and not c.corners_disagree and c.card not in JOKERS:
+            a, b = sorted(c.points, key=lambda p: float(p @ fr.down))
+            vs.append([(b - a) @ fr.right / c.size, (b - a) @ fr.down / c.size])
+    return np.median(np.array(vs), axis=0) if len(vs) >= 3 else None
+
+
+def _repair_in_seat(
+    cards: list[_Card], g: list[int], fr: SeatFrame, cfg: GeometryConfig, one_deck: bool
+) -> bool:
+    """Re-pair the corners of same-named detections inside one seat, all at once.
+
+    `merge_corners` pairs by distance alone, before the seats are known; with two copies of a card
+    in a seat (two decks) it can pair one copy's top-left with the other's, leaving a real corner
+    alone. In the seat's frame a card's second corner sits below and right of its first, at the
+    offset this seat's other cards show: the matching with the most such pairs, then the smallest
+    deviation from that offset, wins. Returns whether anything changed."""
+    offset = _seat_offset(cards, g, fr)
+    by: dict[str, list[int]] = {}
+    for i in g:
+        c = cards[i]
+        if not c.corners_disagree:
+            by.setdefault(c.card, []).append(i)
+    changed = False
+    for idx in by.values():
+        dets = [d for i in idx for d in _detections(cards[i])]
+        if len(dets) < 2 or len(dets) > 6 or any(d.card != dets[0].card for d in dets):
+            continue
+        pairs = _best_pairing(dets, fr, cfg, offset, one_deck)
+        now = {frozenset(map(id, _detections(cards[i]))) for i in idx}
+        paired = {k for a, b in pairs for k in (a, b)}
+        alone = [k for k in range(len(dets)) if k not in paired]
+        want = {frozenset((id(dets[a]), id(dets[b]))) for a, b in pairs}
+        want |= {frozenset((id(dets[k]),)) for k in alone}
+        if want == now:
+            continue
+        for i in idx:
+            cards[i] = replace(cards[i], gone=True)
+            g.remove(i)
+        cards.extend([_combine(dets[a], dets[b]) for a, b in pairs] + [_single(dets[k]) for k in alone])
+        g.extend(range(len(cards) - len(pairs) - len(alone), len(cards)))
+        changed = True
+    return changed
+
+
+def _best_pairing(
+    dets: list[Detection], fr: SeatFrame, cfg: GeometryConfig, offset: np.ndarray | None, one_deck: bool
+) -> list[tuple[int, int]]:
+    """The most corner pairs among same-named detections, then the least deviation from `offset`."""
+    pts = [np.array(d.center) for d in dets]
+    sizes = [_side(d.box) for d in dets]
+    joker = dets[0].card in JOKERS  # a design of its own: the loose box, in the seat's units
+    box = cfg.pair_box_one_deck if one_deck or joker else cfg.pair_box
+
+    def cost(a: int, b: int) -> float | None:
+        if float(pts[a] @ fr.down) > float(pts[b] @ fr.down):
+            a, b = b, a
+        v = (pts[b] - pts[a]) / (fr.scale if joker and fr.scale else (sizes[a] + sizes[b]) / 2)
+        v = np.array([v @ fr.right, v @ fr.down])
+        x1, y1, x2, y2 = box
+        outside = float(max(x1 - v[0], v[0] - x2, y1 - v[1], v[1] - y2, 0.0))
+        if joker:
+            return 0.0 if outside <= 0.0 else None
+        if offset is None:
+            return outside if outside <= (0.0 if one_deck else cfg.pair_tolerance) else None
+        dev = float(np.max(np.abs(v - offset)))
+        if one_deck:
+            return dev if outside <= 0.0 else None
+        return dev if dev <= cfg.pair_split else None
+
+    best: tuple[tuple[int, float], list[tuple[int, int]]] | None = None
+
+    def search(rest: list[int], pairs: list[tuple[int, int]], total: float) -> None:
+        nonlocal best
+        if not rest:
+            key = (-len(pairs), total)
+            if best is None or key < best[0]:
+                best = (key, list(pairs))
+            return
+        a, others = rest[0], rest[1:]
+        search(others, pairs, total)  # a stays alone
+        for b in others:
+            c = cost(a, b)
+            if c is not None:
+                search([o for o in others if o != b], [*pairs, (a, b)], total + c)
+
+    search(list(range(len(dets))), [], 0.0)
+    return best[1] if best else []
 
 
 def _merge_in_seat(
@@ -570,8 +688,7 @@ def _merge_in_seat(
         v = (b.points[0] - a.points[0]) / ((a.size + b.size) / 2)
         if not (x1 <= v @ fr.right <= x2 and y1 <= v @ fr.down <= y2):
             continue
-        da = Detection(a.card, a.boxes[0], a.confidence, a.scores)
-        db = Detection(b.card, b.boxes[0], b.confidence, b.scores)
+        da, db = _detections(a)[0], _detections(b)[0]
         keep, drop = (idx[0], idx[1]) if cards[idx[0]] is a else (idx[1], idx[0])
         cards[keep] = _combine(da, db)
         cards[drop] = replace(cards[drop], gone=True)  # a copy: a rejected trial leaves the original
@@ -598,8 +715,9 @@ def _split_impossible(cards: list[_Card], g: list[int], fr: SeatFrame, cfg: Geom
 def _split(cards: list[_Card], g: list[int], i: int) -> None:
     """Undo a merge: card i becomes its first corner; its second is appended as a card of its own."""
     c = cards[i]
-    cards[i] = _Card(c.card, c.confidence, [c.boxes[0]], [c.points[0]], c.scores)
-    cards.append(_Card(c.card, c.confidence, [c.boxes[1]], [c.points[1]], c.scores))
+    a, b = _detections(c)
+    cards[i] = _single(a)
+    cards.append(_single(b))
     g.append(len(cards) - 1)
 
 
@@ -621,7 +739,7 @@ def _corner_offset(
     for fr, g in frames:
         for i in g:
             c = cards[i]
-            if len(c.points) == 2 and c.anchor is not None:
+            if len(c.points) == 2 and c.anchor is not None and c.card not in JOKERS:
                 other = c.points[1] if c.anchor is c.points[0] else c.points[0]
                 vs.append([(other - c.anchor) @ fr.right / c.size, (other - c.anchor) @ fr.down / c.size])
     if len(vs) < 3:
