@@ -56,6 +56,9 @@ class GeometryConfig:
     seat_cut_candidates: int = 8  # how many of the longest links beyond k-1 a seat cut may use
     seat_size_weight: float = 1.0  # one card off 13 weighs like one index height of link
     low_confidence: float = 0.5
+    # a read whose best class leads the next by less than this is flagged too: a detector that is
+    # wrong is mostly unsure (right reads lead by 0.35 or more in benchmarks.geometry's score model)
+    low_margin: float = 0.3
     fix_with_deck: bool = True
 
 
@@ -873,13 +876,32 @@ def read_table(
     for sr in seat_reads:
         for row in ROWS:
             for rc in getattr(sr, row):
-                if rc.boxes and rc.confidence < cfg.low_confidence and not rc.changed_from:
+                if not rc.boxes or rc.changed_from:
+                    continue  # a changed card is reported as such
+                runner = _runner_up(rc)
+                if rc.confidence < cfg.low_confidence:
                     problems.append(Problem("low_confidence", f"{sr.name} {row}: not sure this is {rc.card} "
                                             f"({rc.confidence:.0%})", sr.seat, row, rc.card))
+                elif runner is not None and runner[2] < cfg.low_margin:
+                    problems.append(Problem("low_confidence", f"{sr.name} {row}: not sure this is {rc.card} "
+                                            f"({rc.confidence:.0%}) or {runner[0]} ({runner[1]:.0%})",
+                                            sr.seat, row, rc.card))
     orphan_reads = [cards[i].read() for i in orphans]
     for rc in orphan_reads:
         problems.append(Problem("orphan", f"{rc.card} lies outside every seat", card=rc.card))
     return TableRead(seat_reads, problems, orphan_reads, width, height)
+
+
+def _runner_up(rc: ReadCard) -> tuple[str, float, float] | None:
+    """The model's second-best class for a card, its score, and by how much the read class leads it
+    (from the score vector: a merged card's joint scores). None without scores."""
+    if rc.scores is None or len(rc.scores) != len(CLASS_NAMES) or rc.card not in CLASS_INDEX:
+        return None
+    s = np.asarray(rc.scores, dtype=np.float64).copy()
+    top = float(s[CLASS_INDEX[rc.card]])
+    s[CLASS_INDEX[rc.card]] = -np.inf
+    j = int(np.argmax(s))
+    return CLASS_NAMES[j], float(s[j]), top - float(s[j])
 
 
 def _fill_by_elimination(seat_reads: list[SeatRead], deck: int, problems: list[Problem]) -> None:
