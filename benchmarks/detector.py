@@ -1,12 +1,15 @@
 """How well the shipped ONNX detector reads real and held-out synthetic photos (slow; figures printed).
 
-    python -m benchmarks.detector [--model models/cards.onnx] [--synth 100]
+    python -m benchmarks.detector [--model models/cards.onnx] [--synth 100] [--classifier on|off|both]
 
 Real photos: ../shared/datasets/real/cardcounter, split by `datasets.real.split_of`. Only the `test`
 half is a fair measure when the model was fine-tuned on the `finetune` half (see the model card);
 both are printed. Card level: distinct cards per photo, jokers included, card backs ignored.
 Box mAP50 is computed with a low confidence threshold (as detectors are usually scored); card level
 at the detector's operating threshold.
+
+`--classifier both` (the default when a classifier file exists) measures the same YOLO alone and
+with the second-stage index classifier (`vision.classifier`) on the same photos, one after the other.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from benchmarks.metrics import BoxMAP, CardScore
+from vision.classifier import DEFAULT_CLASSIFIER, IndexClassifier
 from vision.detector import Detector
 
 REPO = Path(__file__).resolve().parent.parent
@@ -37,7 +41,7 @@ def measure(
         cards.add([d.card for d in dets if d.confidence >= conf], [c for c, _ in truth])
         boxes.add([(d.card, d.box, d.confidence) for d in dets], truth)
     ms = (time.perf_counter() - t0) / max(1, len(items)) * 1000
-    head = f"{label:<24} {len(items):4d} photos"
+    head = f"{label:<34} {len(items):4d} photos"
     print(f"{head}  mAP50 {boxes.map50():.3f}  cards {cards.line()}  ({ms:.0f} ms/photo)")
     return {"map50": boxes.map50(), "f1": cards.f1, "precision": cards.precision, "recall": cards.recall}
 
@@ -89,21 +93,43 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--conf", type=float, default=None, help="operating threshold (default: the detector's)")
     p.add_argument("--synth", type=int, default=100, help="held-out generated photos (0 to skip)")
     p.add_argument("--synth-seed", type=int, default=90210)
+    p.add_argument("--classifier", choices=["on", "off", "both"], default="both",
+                   help="second-stage index classifier: with it, without it, or both designs")
+    p.add_argument("--classifier-model", default=str(DEFAULT_CLASSIFIER))
+    p.add_argument("--box-conf", type=float, default=0.05, help="YOLO box threshold under the classifier")
+    p.add_argument("--bg-drop", type=float, default=0.5, help="drop boxes the classifier calls background")
+    p.add_argument("--fuse", choices=["classifier", "product"], default="classifier")
     args = p.parse_args(argv)
 
     conf = args.conf if args.conf is not None else Detector.__init__.__kwdefaults__["conf"]
-    det = Detector(args.model, conf=0.01)
-    print(f"model {det.model_path}  input {det.input_hw}  operating conf {conf}")
-    results = {}
+    base = Detector(args.model, conf=0.01, classifier=None)
+    designs: dict[str, Detector] = {}
+    if args.classifier in ("off", "both"):
+        designs["yolo"] = base
+    if args.classifier in ("on", "both"):
+        if not Path(args.classifier_model).exists():
+            print(f"classifier {args.classifier_model} not found: YOLO alone only")
+            designs["yolo"] = base
+        else:
+            cls = IndexClassifier(args.classifier_model)
+            designs["yolo+cls"] = Detector(
+                session=base.session, conf=0.01, tiles=base.tiles, classifier=cls,
+                box_conf=args.box_conf, bg_drop=args.bg_drop, fuse=args.fuse,
+            )
+    print(f"model {base.model_path}  input {base.input_hw}  operating conf {conf}  "
+          f"classifier {args.classifier_model if 'yolo+cls' in designs else 'off'}")
+    sets: list[tuple[str, list]] = []
     try:
-        results["real_test"] = measure(det, real_items("test"), "real (test half)", conf)
-        results["real_finetune"] = measure(det, real_items("finetune"), "real (finetune half)", conf)
+        sets.append(("real (test half)", real_items("test")))
+        sets.append(("real (finetune half)", real_items("finetune")))
     except FileNotFoundError as e:
         print(f"real photos skipped: {e}")
     if args.synth:
-        results["synth"] = measure(
-            det, synth_items(args.synth, args.synth_seed), "synthetic (held out)", conf
-        )
+        sets.append(("synthetic (held out)", synth_items(args.synth, args.synth_seed)))
+    results = {}
+    for label, items in sets:
+        for name, det in designs.items():
+            results[(label, name)] = measure(det, items, f"{label} {name}", conf)
     return 0
 
 

@@ -36,21 +36,23 @@ CLASSIFIER_ENV = "CARDS_CLASSIFIER"  # "off" disables the stage, a path picks an
 
 
 def crop_matrix(box: Sequence[float], size: int = CROP_SIZE, context: float = CONTEXT) -> np.ndarray:
-    """The 2x3 affine map from image pixels to crop pixels for one xyxy box.
+    """The 2x3 affine map from image pixel indices to crop pixel indices for one xyxy box.
 
     A square of side `max(w, h) * (1 + 2 * context)` centred on the box maps onto size x size, so a
     tall upright index and a wide sideways one keep their aspect ratio (the CNN sees the glyph, not
-    a stretched one).
+    a stretched one). Box edges are continuous coordinates (pixel i spans i..i+1), so a crop of a
+    photo turned by a quarter is exactly the quarter-turned crop.
 
     >>> m = crop_matrix((10, 20, 30, 60), size=52, context=0.15)   # 20 x 40 box -> 52 px square
-    >>> [round(float(v), 3) for v in m @ np.array([20, 40, 1.0])]   # box centre -> crop centre
-    [26.0, 26.0]
+    >>> [round(float(v), 3) for v in m @ np.array([19.5, 39.5, 1.0])]  # centre -> centre (indices)
+    [25.5, 25.5]
     """
     x1, y1, x2, y2 = (float(v) for v in box)
     side = max(x2 - x1, y2 - y1, 1.0) * (1 + 2 * context)
     s = size / side
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
-    return np.array([[s, 0, size / 2 - s * cx], [0, s, size / 2 - s * cy]], np.float64)
+    tx, ty = size / 2 - 0.5 + s * (0.5 - cx), size / 2 - 0.5 + s * (0.5 - cy)
+    return np.array([[s, 0, tx], [0, s, ty]], np.float64)
 
 
 def crop_box(
