@@ -147,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--eval-every", type=float, default=3.0, help="minutes between validation passes")
+    p.add_argument("--init", type=Path, default=None, help="warm start from this .pt (a longer run in parts)")
     p.add_argument("--out", type=Path, default=Path("models/index_classifier.pt"))
     p.add_argument("--onnx", type=Path, default=Path("models/index_classifier.onnx"))
     args = p.parse_args(argv)
@@ -162,6 +163,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"note: {size} px crops; the runtime default is {CROP_SIZE}, the ONNX metadata says {size}")
 
     model = IndexNet(len(CLASSIFIER_NAMES), args.width)
+    if args.init is not None:
+        ckpt = torch.load(args.init, map_location="cpu", weights_only=False)
+        model = IndexNet(len(CLASSIFIER_NAMES), ckpt["width"])
+        model.load_state_dict(ckpt["state_dict"])
+        args.width = ckpt["width"]
     n_params = sum(p.numel() for p in model.parameters())
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     budget = args.minutes * 60
@@ -195,7 +201,8 @@ def main(argv: list[str] | None = None) -> int:
     bar.close()
     final = evaluate(model, xv, yv, sv)
     minutes = (time.time() - t0) / 60
-    summary = {"steps": step, "crops_seen": seen, "minutes": round(minutes, 1), "params": n_params,
+    summary = {"init": str(args.init) if args.init else None,
+               "steps": step, "crops_seen": seen, "minutes": round(minutes, 1), "params": n_params,
                "val": final, "data": str(args.data), "size": size, "width": args.width}
     print(json.dumps(summary))
     args.out.parent.mkdir(parents=True, exist_ok=True)
