@@ -76,8 +76,11 @@ def to_detections(scene: dict, rng: np.random.Generator, drop: float = 0.0, misr
     return dets, owner
 
 
-def score_scene(scene: dict, dets: list[Detection], owner: list[int], table) -> dict:
-    """Compare a read with the truth: seats matched by card overlap (assignment)."""
+def score_scene(
+    scene: dict, dets: list[Detection], owner: list[int], table, detail: dict | None = None
+) -> dict:
+    """Compare a read with the truth: seats matched by card overlap (assignment). `detail` (a dict)
+    receives the true seats found damaged and those flagged, and the wrong cards."""
     box_owner = {tuple(round(v, 2) for v in d.box): o for d, o in zip(dets, owner, strict=True)}
     truth = {ci: (c["seat"], c["row"], c["card"]) for ci, c in enumerate(scene["cards"])}
     readable = sorted(set(owner))
@@ -105,6 +108,7 @@ def score_scene(scene: dict, dets: list[Detection], owner: list[int], table) -> 
             seat_map = {int(r): true_seats[c] for c, r in enumerate(rows)}
     right = right_card = 0
     damaged: set[int] = set()  # true seats whose read is not exactly right
+    wrong = []
     for ci in readable:
         ts, trow, tcard = truth[ci]
         got = placed.get(ci)
@@ -113,9 +117,14 @@ def score_scene(scene: dict, dets: list[Detection], owner: list[int], table) -> 
         right_card += ok and got[2] == tcard
         if not (ok and got[2] == tcard):
             damaged.add(ts)
+            wrong.append(f"{tcard} (seat {ts} {trow}) read " + (
+                f"{got[2]} in {seat_map.get(got[0])} {got[1]}" if got else "nowhere"))
     for ci, (ts, _, _) in truth.items():
         if ci not in readable:
             damaged.add(ts)  # a card the detector never saw: that seat cannot be right
+    # A seat with no index in view at all (out of the photo) is nowhere to be named: counted apart.
+    out_of_view = {ts for ts in true_seats if not any(truth[ci][0] == ts for ci in readable)}
+    damaged -= out_of_view
     # A true seat counts as flagged when the player would see a problem where its cards lie: on a
     # read seat holding any of them, on one of its cards left outside the seats, or on the table.
     holders: dict[int, set[int]] = defaultdict(set)  # read seat -> true seats with cards in it
@@ -132,9 +141,12 @@ def score_scene(scene: dict, dets: list[Detection], owner: list[int], table) -> 
             ci = box_owner.get(tuple(round(v, 2) for v in b))
             if ci is not None:
                 flagged_true.add(truth[ci][0])
+    if detail is not None:
+        detail.update(damaged=damaged, flagged=flagged_true, wrong=wrong)
     return {
         "cards": len(readable), "right": right, "right_card": right_card,
-        "seats": len(true_seats), "damaged": len(damaged), "damaged_flagged": len(damaged & flagged_true),
+        "seats": len(true_seats) - len(out_of_view), "out_of_view": len(out_of_view),
+        "damaged": len(damaged), "damaged_flagged": len(damaged & flagged_true),
         "exact": not damaged, "problems": len(table.problems),
         "complete": len(readable) == len(truth),
         "exact_complete": not damaged and len(readable) == len(truth),
@@ -146,7 +158,9 @@ def score_scene(scene: dict, dets: list[Detection], owner: list[int], table) -> 
 
 
 def run_mode(scenes, *, drop=0.0, misread=0.0, seed=0, fix=True, given_seats=False,
-             model="calibrated") -> dict:
+             model="calibrated", show: int = 0, label: str = "") -> dict:
+    """Totals over the scenes; `show` prints up to that many scenes that are wrong (perfect
+    detections: with every card visible) or, with damage, wrong and not flagged."""
     rng = np.random.default_rng(seed)
     cfg = GeometryConfig(fix_with_deck=fix)
     tot: Counter = Counter()
@@ -158,7 +172,15 @@ def run_mode(scenes, *, drop=0.0, misread=0.0, seed=0, fix=True, given_seats=Fal
         table = read_table(dets, width=sc["width"], height=sc["height"], deck=deck, cfg=cfg,
                            seats=len(sc["seats"]) if given_seats else None)
         times.append(time.perf_counter() - t)
-        r = score_scene(sc, dets, owner, table)
+        detail: dict = {}
+        r = score_scene(sc, dets, owner, table, detail)
+        bad = (r["complete"] and not r["exact"]) if not (drop or misread) else r["silent"]
+        if show and bad:
+            show -= 1
+            silent = sorted(detail["damaged"] - detail["flagged"])
+            print(f"  [{label}] {sc['image']}: {len(sc['seats'])} seats, unflagged damaged seats {silent}; "
+                  f"wrong: {'; '.join(detail['wrong'][:6])}; problems: "
+                  f"{[(p.kind, p.seat, p.row) for p in table.problems][:6]}")
         for k, v in r.items():
             tot[k] += int(v)
     tot["ms_median"] = float(np.median(times) * 1000) if times else 0.0
@@ -172,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--size", type=int, default=960)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--show", type=int, default=0, help="print up to this many failing scenes per mode")
     args = ap.parse_args(argv)
     folder = args.scenes or generate(args.generate, args.seed, args.size, args.workers)
     scenes = load_scenes(folder)
@@ -181,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     def pct(a, b):
         return f"{100.0 * a / b:.2f}%" if b else "n/a"
 
-    perfect = run_mode(scenes)
+    perfect = run_mode(scenes, show=args.show, label="perfect")
     print(f"perfect detections: cards in right seat+row {pct(perfect['right'], perfect['cards'])} "
           f"({perfect['right']}/{perfect['cards']}); exact scenes {pct(perfect['exact'], len(scenes))}; "
           f"seat count right {pct(perfect['seat_count_ok'], len(scenes))}; "
@@ -201,8 +224,9 @@ def main(argv: list[str] | None = None) -> int:
               f"{pct(r['right_complete'], r['cards_complete'])}")
     for label, kw in (("5% dropped", {"drop": 0.05}), ("2% misread", {"misread": 0.02}),
                       ("2% misread, confident (uniform) misreads", {"misread": 0.02, "model": "uniform"})):
-        r = run_mode(scenes, seed=1, **kw)
-        print(f"{label}: damaged seats {r['damaged']}/{r['seats']}, flagged "
+        r = run_mode(scenes, seed=1, show=args.show, label=label, **kw)
+        print(f"{label}: damaged seats {r['damaged']}/{r['seats']} (and {r['out_of_view']} seats wholly "
+              f"out of view, not counted), flagged "
               f"{pct(r['damaged_flagged'], r['damaged'])} ({r['damaged_flagged']}/{r['damaged']}); "
               f"cards right {pct(r['right_card'], r['cards'])}")
     on = run_mode(scenes, misread=0.02, seed=2, fix=True)

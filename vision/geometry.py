@@ -873,33 +873,34 @@ def read_table(
             if 1 < len(rows) <= cap[card]:
                 problems.append(Problem("same_card", f"{sr.name}: {card} twice ({' and '.join(rows)}); two "
                                         "copies, or one card's two corners?", sr.seat, rows[-1], card))
-    for sr in seat_reads:
-        for row in ROWS:
-            for rc in getattr(sr, row):
-                if not rc.boxes or rc.changed_from:
-                    continue  # a changed card is reported as such
-                runner = _runner_up(rc)
-                if rc.confidence < cfg.low_confidence:
-                    problems.append(Problem("low_confidence", f"{sr.name} {row}: not sure this is {rc.card} "
-                                            f"({rc.confidence:.0%})", sr.seat, row, rc.card))
-                elif runner is not None and runner[2] < cfg.low_margin:
-                    problems.append(Problem("low_confidence", f"{sr.name} {row}: not sure this is {rc.card} "
-                                            f"({rc.confidence:.0%}) or {runner[0]} ({runner[1]:.0%})",
-                                            sr.seat, row, rc.card))
+    for c in live:  # unsure reads: a low top score, or a runner-up close behind (either corner)
+        if id(c) not in seat_of or not c.boxes or c.changed_from:
+            continue  # outside the seats (an orphan) or changed: reported as such
+        s, row = seat_of[id(c)]
+        name = seat_reads[s].name
+        runners = [r for r in [_runner_up(c.card, c.scores)] + [_runner_up(c.card, d.scores) for d in c.dets]
+                   if r is not None]
+        close = min(runners, key=lambda r: r[2]) if runners else None
+        if c.confidence < cfg.low_confidence:
+            problems.append(Problem("low_confidence", f"{name} {row}: not sure this is {c.card} "
+                                    f"({c.confidence:.0%})", s, row, c.card))
+        elif close is not None and close[2] < cfg.low_margin:
+            problems.append(Problem("low_confidence", f"{name} {row}: not sure this is {c.card} "
+                                    f"({c.confidence:.0%}) or {close[0]} ({close[1]:.0%})", s, row, c.card))
     orphan_reads = [cards[i].read() for i in orphans]
     for rc in orphan_reads:
         problems.append(Problem("orphan", f"{rc.card} lies outside every seat", card=rc.card))
     return TableRead(seat_reads, problems, orphan_reads, width, height)
 
 
-def _runner_up(rc: ReadCard) -> tuple[str, float, float] | None:
-    """The model's second-best class for a card, its score, and by how much the read class leads it
-    (from the score vector: a merged card's joint scores). None without scores."""
-    if rc.scores is None or len(rc.scores) != len(CLASS_NAMES) or rc.card not in CLASS_INDEX:
+def _runner_up(card: str, scores: np.ndarray | None) -> tuple[str, float, float] | None:
+    """The best class other than `card` in a score vector, its score, and by how much `card` leads
+    it (negative when it does not). None without scores."""
+    if scores is None or len(scores) != len(CLASS_NAMES) or card not in CLASS_INDEX:
         return None
-    s = np.asarray(rc.scores, dtype=np.float64).copy()
-    top = float(s[CLASS_INDEX[rc.card]])
-    s[CLASS_INDEX[rc.card]] = -np.inf
+    s = np.asarray(scores, dtype=np.float64).copy()
+    top = float(s[CLASS_INDEX[card]])
+    s[CLASS_INDEX[card]] = -np.inf
     j = int(np.argmax(s))
     return CLASS_NAMES[j], float(s[j]), top - float(s[j])
 
