@@ -493,11 +493,11 @@ def _place(
         else np.array([width / 2, height / 2]) if width and height else None
     )
     frames: list[tuple[SeatFrame, list[int], np.ndarray]] = []
+    one_deck = max(deck_capacity(deck).values()) == 1
     for g in groups:
         centre = centers[g].mean(0)
         toward = (table_centre - centre) if n_seats > 1 else None
         fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
-        one_deck = max(deck_capacity(deck).values()) == 1
         if not one_deck and _repair_in_seat(cards, g, fr, cfg, one_deck):
             fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
         if one_deck:
@@ -577,16 +577,21 @@ def _pair_deviation(c: _Card, fr: SeatFrame, offset: np.ndarray | None, scale: f
     return float(max(x1 - v[0], v[0] - x2, y1 - v[1], v[1] - y2, 0.0))
 
 
-def _seat_offset(cards: list[_Card], g: list[int], fr: SeatFrame) -> np.ndarray | None:
-    """Where a card's second index sits from its first in this seat's frame (right, down; index
-    heights): the median over the seat's two-corner cards, None when there are fewer than three."""
+def _corner_offset_of(
+    cards: list[_Card], frames: list[tuple[SeatFrame, list[int]]], least: int = 3
+) -> np.ndarray | None:
+    """Where a card's second index sits from its first in its seat's frame (right, down; index
+    heights): the median over the two-corner cards (each in its own seat's frame) whose name is not
+    seen again in the seat (no doubt which corners pair), None with fewer than `least` of them."""
     vs = []
-    for i in g:
-        c = cards[i]
-        if len(c.points) == 2 and not c.corners_disagree and c.card not in JOKERS:
-            a, b = sorted(c.points, key=lambda p: float(p @ fr.down))
-            vs.append([(b - a) @ fr.right / c.size, (b - a) @ fr.down / c.size])
-    return np.median(np.array(vs), axis=0) if len(vs) >= 3 else None
+    for fr, g in frames:
+        names = Counter(n for i in g for n in [cards[i].card] * len(cards[i].points))
+        for i in g:
+            c = cards[i]
+            if len(c.points) == 2 and not c.corners_disagree and c.card not in JOKERS and names[c.card] == 2:
+                a, b = sorted(c.points, key=lambda p: float(p @ fr.down))
+                vs.append([(b - a) @ fr.right / c.size, (b - a) @ fr.down / c.size])
+    return np.median(np.array(vs), axis=0) if len(vs) >= least else None
 
 
 def _repair_in_seat(
@@ -598,8 +603,9 @@ def _repair_in_seat(
     in a seat (two decks) it can pair one copy's top-left with the other's, leaving a real corner
     alone. In the seat's frame a card's second corner sits below and right of its first, at the
     offset this seat's other cards show: the matching with the most such pairs, then the smallest
-    deviation from that offset, wins. Returns whether anything changed."""
-    offset = _seat_offset(cards, g, fr)
+    deviation from that offset (the middle of the box any deck's corners fall in when the seat
+    shows too few) wins. Returns whether anything changed."""
+    offset = _corner_offset_of(cards, [(fr, g)])
     by: dict[str, list[int]] = {}
     for i in g:
         c = cards[i]
@@ -610,7 +616,8 @@ def _repair_in_seat(
         dets = [d for i in idx for d in _detections(cards[i])]
         if len(dets) < 2 or len(dets) > 6 or any(d.card != dets[0].card for d in dets):
             continue
-        pairs = _best_pairing(dets, fr, cfg, offset, one_deck)
+        others = [cards[i].anchor for i in g if i not in idx and cards[i].anchor is not None]
+        pairs = _best_pairing(dets, fr, cfg, offset, one_deck, others)
         now = {frozenset(map(id, _detections(cards[i]))) for i in idx}
         paired = {k for a, b in pairs for k in (a, b)}
         alone = [k for k in range(len(dets)) if k not in paired]
@@ -628,11 +635,24 @@ def _repair_in_seat(
 
 
 def _best_pairing(
-    dets: list[Detection], fr: SeatFrame, cfg: GeometryConfig, offset: np.ndarray | None, one_deck: bool
+    dets: list[Detection], fr: SeatFrame, cfg: GeometryConfig, offset: np.ndarray | None, one_deck: bool,
+    anchors: list[np.ndarray] | None = None,
 ) -> list[tuple[int, int]]:
-    """The most corner pairs among same-named detections, then the least deviation from `offset`."""
+    """The most corner pairs among same-named detections; then the fewest pairs whose top-left has
+    another card's top-left just right of it in its row (that card lies over its bottom-right
+    corner, which cannot show); then the least deviation from `offset`. `anchors`: the top-left
+    index centres of the seat's other cards."""
     pts = [np.array(d.center) for d in dets]
     sizes = [_side(d.box) for d in dets]
+    tops = anchors or []
+
+    def covered(a: int) -> bool:
+        u = fr.scale or sizes[a]
+        for o in tops:
+            d = o - pts[a]
+            if abs(float(d @ fr.down)) < cfg.row_gap / 2 * u and 0.3 * u < float(d @ fr.right) < 4.0 * u:
+                return True
+        return False
     joker = dets[0].card in JOKERS  # a design of its own: the loose box, in the seat's units
     box = cfg.pair_box_one_deck if one_deck or joker else cfg.pair_box
 
@@ -645,19 +665,22 @@ def _best_pairing(
         outside = float(max(x1 - v[0], v[0] - x2, y1 - v[1], v[1] - y2, 0.0))
         if joker:
             return 0.0 if outside <= 0.0 else None
-        if offset is None:
-            return outside if outside <= (0.0 if one_deck else cfg.pair_tolerance) else None
+        if offset is None:  # no offset learnt: inside the box, the nearer its middle the better
+            if outside > (0.0 if one_deck else cfg.pair_tolerance):
+                return None
+            return outside + 0.01 * float(np.max(np.abs(v - np.array([(x1 + x2) / 2, (y1 + y2) / 2]))))
         dev = float(np.max(np.abs(v - offset)))
         if one_deck:
             return dev if outside <= 0.0 else None
         return dev if dev <= cfg.pair_split else None
 
-    best: tuple[tuple[int, float], list[tuple[int, int]]] | None = None
+    best: tuple[tuple[int, int, float], list[tuple[int, int]]] | None = None
 
     def search(rest: list[int], pairs: list[tuple[int, int]], total: float) -> None:
         nonlocal best
         if not rest:
-            key = (-len(pairs), total)
+            hidden = sum(covered(min((a, b), key=lambda k: float(pts[k] @ fr.down))) for a, b in pairs)
+            key = (-len(pairs), hidden, total)
             if best is None or key < best[0]:
                 best = (key, list(pairs))
             return
