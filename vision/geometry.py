@@ -494,6 +494,9 @@ def _place(
     )
     frames: list[tuple[SeatFrame, list[int], np.ndarray]] = []
     one_deck = max(deck_capacity(deck).values()) == 1
+    cap = deck_capacity(deck)
+    seen = Counter(c.card for c in cards)
+    over = {name for name, n in seen.items() if n > cap[name]}  # more cards than the decks hold
     for g in groups:
         centre = centers[g].mean(0)
         toward = (table_centre - centre) if n_seats > 1 else None
@@ -504,6 +507,9 @@ def _place(
             if _merge_in_seat(cards, g, fr, cfg):
                 fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
         else:  # two decks: a far same-card pair may be two copies, so merge only when the counts agree
+            # ... or when the table holds more of a card than two decks do: two of them are one card
+            if over and _merge_in_seat(cards, g, fr, cfg, names=over):
+                fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
             while _layout_error(fr) > 0:
                 trial_cards, trial_g = list(cards), list(g)
                 if not _merge_in_seat(trial_cards, trial_g, fr, cfg, only_one=True):
@@ -537,6 +543,9 @@ def _place(
         fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
         if _layout_error(fr) > 0:  # a wrong count: any pair may be two copies (65-card deck)
             doubtful = [i for i in g if len(cards[i].points) == 2]
+        # never split a pair into more copies of a card than the decks hold
+        doubtful = [i for i in doubtful if sum(not c.gone and c.card == cards[i].card for c in cards)
+                    < cap[cards[i].card]]
         # Undo the merge that brings the counts closest to 3/5/5, the least card-like pair first;
         # repeat while it helps. Never split a pair unless the counts say so.
         while doubtful and _layout_error(fr) > 0:
@@ -696,14 +705,15 @@ def _best_pairing(
 
 
 def _merge_in_seat(
-    cards: list[_Card], g: list[int], fr: SeatFrame, cfg: GeometryConfig, only_one: bool = False
+    cards: list[_Card], g: list[int], fr: SeatFrame, cfg: GeometryConfig, only_one: bool = False,
+    names: set[str] | None = None,
 ) -> bool:
     """With one deck, two single-corner reads of a card in one seat that sit like its two corners
     (the second below and right of the first in the seat's frame) are one card, even when camera
     tilt stretches them past `pair_max`. Returns whether anything merged."""
     by: dict[str, list[int]] = {}
     for i in g:
-        if len(cards[i].points) == 1:
+        if len(cards[i].points) == 1 and (names is None or cards[i].card in names):
             by.setdefault(cards[i].card, []).append(i)
     merged = False
     x1, y1, x2, y2 = cfg.pair_box_one_deck
