@@ -533,19 +533,23 @@ def _place(
             frames[k] = (fit_rows([cards[i] for i in g], scale, toward, cfg), g, centre)
             continue
         toward = (table_centre - centre) if n_seats > 1 else None
+        seat_offset = _corner_offset_of(cards, [(fr, g)])  # the seat's own shear, if it shows it
+        here = seat_offset if seat_offset is not None else offset
+
+        def splittable(i: int) -> bool:  # never split a pair into more copies than the decks hold
+            return sum(not c.gone and c.card == cards[i].card for c in cards) < cap[cards[i].card]
+
         doubtful = []
         for i in list(g):
-            dev = _pair_deviation(cards[i], fr, offset, scale, cfg)
-            if dev > cfg.pair_split:
+            dev = _pair_deviation(cards[i], fr, here, scale, cfg)
+            if dev > cfg.pair_split and splittable(i):
                 _split(cards, g, i)
             elif dev > cfg.pair_tolerance:
                 doubtful.append(i)
         fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
         if _layout_error(fr) > 0:  # a wrong count: any pair may be two copies (65-card deck)
             doubtful = [i for i in g if len(cards[i].points) == 2]
-        # never split a pair into more copies of a card than the decks hold
-        doubtful = [i for i in doubtful if sum(not c.gone and c.card == cards[i].card for c in cards)
-                    < cap[cards[i].card]]
+        doubtful = [i for i in doubtful if splittable(i)]
         # Undo the merge that brings the counts closest to 3/5/5, the least card-like pair first;
         # repeat while it helps. Never split a pair unless the counts say so.
         while doubtful and _layout_error(fr) > 0:
@@ -554,7 +558,7 @@ def _place(
                 trial_cards, trial_g = list(cards), list(g)
                 _split(trial_cards, trial_g, i)
                 trial = fit_rows([trial_cards[j] for j in trial_g], scale, toward, cfg)
-                key = (_layout_error(trial), -_pair_deviation(cards[i], fr, offset, scale, cfg))
+                key = (_layout_error(trial), -_pair_deviation(cards[i], fr, here, scale, cfg))
                 if best is None or key < best[0]:
                     best = (key, i, trial_cards, trial_g)
             fr = fit_rows([cards[j] for j in g], scale, toward, cfg)  # restore anchors after trials
