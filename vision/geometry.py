@@ -416,7 +416,7 @@ def fit_rows(
 
     for c in cards:  # the top-left corner is the one nearer the table (smaller `down`)
         c.anchor = min(c.points, key=lambda p: float(p @ down))
-    _virtual_anchors(cards, right, down, scale, cfg)
+    _virtual_anchors(cards, right, down, scale, cfg, sure_side=toward is not None)
     ys = np.array([c.anchor @ down for c in cards])
     groups = _split_1d(ys, cfg.row_gap * scale)
     rows = [sorted(g, key=lambda i: float(cards[i].anchor @ right)) for g in groups]
@@ -424,7 +424,7 @@ def fit_rows(
 
 
 def _virtual_anchors(cards: list[_Card], right: np.ndarray, down: np.ndarray, scale: float,
-                     cfg: GeometryConfig) -> None:
+                     cfg: GeometryConfig, sure_side: bool = False) -> None:
     """A card seen by one corner only may show its bottom-right one (its top cut off by the photo's
     edge or covered): when stepping back by the deck's corner offset (learnt from this seat's
     two-corner cards) puts it on a row line where it is not now, use that point as its top-left."""
@@ -440,11 +440,19 @@ def _virtual_anchors(cards: list[_Card], right: np.ndarray, down: np.ndarray, sc
     tol = cfg.line_sigma * 2 * scale
     for c in singles:
         p = c.points[0]
-        others = np.array([o.anchor @ down for o in cards if o is not c and o.anchor is not None])
+        anchors = np.array([o.anchor for o in cards if o is not c and o.anchor is not None])
+        others = anchors @ down
         y, y_alt = float(p @ down), float(p @ down) - vd * c.size
         d, d_alt = np.min(np.abs(others - y)), np.min(np.abs(others - y_alt))
         if d > tol and d_alt <= tol:
-            c.anchor = p - (vr * right + vd * down) * c.size
+            virtual = p - (vr * right + vd * down) * c.size
+            # only a row's last card shows its bottom-right corner: a point just off a row line (a
+            # top-left pushed out of line) moves only if the top-left it implies ends its row. That
+            # needs the seat's side known (a seat alone may be read turned half round).
+            row = anchors[np.abs(others - y_alt) <= tol]
+            ends = float(virtual @ right) >= float(np.max(row @ right)) - 0.5 * c.size
+            if d > 2 * tol or not sure_side or ends:
+                c.anchor = virtual
 
 
 def name_rows(counts: list[int]) -> list[str]:
