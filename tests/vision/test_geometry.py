@@ -314,3 +314,17 @@ def test_unsure_corner_of_a_two_corner_card_is_flagged():
     tr = read_table(_with_scores(detections(scene, seed=3), card["indices"][1]["box"], unsure))
     assert _cards_right(scene, tr)
     assert [(p.kind, p.card) for p in tr.problems] == [("low_confidence", card["card"])]
+
+
+def test_top_left_pushed_off_its_row_stays_in_its_row():
+    """A first card pushed a little off its row line toward the row before: stepping back by the
+    corner offset would put it on that row, but only a row's last card shows its bottom-right corner,
+    and the top-left this implies would start that row, not end it."""
+    scene = build_table(2, seed=21, row_gap=1.0)
+    i = next(k for k, c in enumerate(scene["cards"]) if c["seat"] == 0 and c["row"] == "middle"
+             and c["position"] == 0)
+    box = scene["cards"][i]["indices"][0]["box"]
+    shift = 0.9 * (box[3] - box[1])  # seat 0 reads upright: the row before is up the photo
+    scene["cards"][i]["indices"][0]["box"] = [box[0], box[1] - shift, box[2], box[3] - shift]
+    tr = read_table(detections(scene, seed=1), width=scene["width"], height=scene["height"])
+    assert _cards_right(scene, tr) and not tr.problems, tr.problems
