@@ -328,3 +328,17 @@ def test_top_left_pushed_off_its_row_stays_in_its_row():
     scene["cards"][i]["indices"][0]["box"] = [box[0], box[1] - shift, box[2], box[3] - shift]
     tr = read_table(detections(scene, seed=1), width=scene["width"], height=scene["height"])
     assert _cards_right(scene, tr) and not tr.problems, tr.problems
+
+
+@pytest.mark.parametrize("seed,first,tilt,row_gap,spacing", [
+    (4, 152.2, 0.273, 0.917, 0.45),
+    (11, 224.3, 0.178, 1.056, 0.414),
+    (29, 24.0, 0.286, 0.726, 0.721),
+])
+def test_five_seats_strong_tilt_pairs_checked_in_each_seat(seed, first, tilt, row_gap, spacing):
+    """Two decks, strong tilt: each seat's cards are sheared their own way, so a corner pair is checked
+    against its own seat's corner offset (not the photo's), and never split into a third copy."""
+    scene = build_table(5, seed=seed, first_orientation=first, tilt=tilt, row_gap=row_gap, spacing=spacing,
+                        jitter=0.01)
+    tr = read_table(detections(scene, seed=1), width=scene["width"], height=scene["height"])
+    assert _cards_right(scene, tr) and not tr.problems, tr.problems
