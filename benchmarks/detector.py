@@ -93,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--conf", type=float, default=None, help="operating threshold (default: the detector's)")
     p.add_argument("--synth", type=int, default=100, help="held-out generated photos (0 to skip)")
     p.add_argument("--synth-seed", type=int, default=90210)
+    p.add_argument("--real", default="test,finetune", help="real halves to measure ('' for none)")
     p.add_argument("--classifier", choices=["on", "off", "both"], default="both",
                    help="second-stage index classifier: with it, without it, or both designs")
     p.add_argument("--classifier-model", default=str(DEFAULT_CLASSIFIER))
@@ -120,8 +121,8 @@ def main(argv: list[str] | None = None) -> int:
           f"classifier {args.classifier_model if 'yolo+cls' in designs else 'off'}")
     sets: list[tuple[str, list]] = []
     try:
-        sets.append(("real (test half)", real_items("test")))
-        sets.append(("real (finetune half)", real_items("finetune")))
+        for split in args.real.split(",") if args.real else []:
+            sets.append((f"real ({split} half)", real_items(split)))
     except FileNotFoundError as e:
         print(f"real photos skipped: {e}")
     if args.synth:
