@@ -14,9 +14,12 @@ The steps, each a small function so tests can pin them down:
 5. `fit_rows`: a seat's rows are lines of nearly collinear index centres; the row direction is the
    angle whose perpendicular projection piles the points up most (a projection profile), the
    player's side is away from the table centre, and a 1-D split of the projections gives the rows.
-   The 3-card end row is the head, the next the middle, the far one the tail.
-6. `read_table`: all of it, plus the problems: wrong counts, duplicates, changes, low confidence,
-   cards in no seat. Nothing is guessed silently.
+   The 3-card end row is the head, the next the middle, the far one the tail. With two decks the
+   seat's same-named corners are re-paired in its frame (`_repair_in_seat`): a card's second corner
+   sits at the seat's own corner offset, and only a row's last card shows it.
+6. `read_table`: all of it, plus the problems: wrong counts, duplicates, changes, low confidence
+   (a low top score, or a runner-up class close behind on either corner: `low_margin`), cards in no
+   seat. Nothing is guessed silently.
 """
 
 from __future__ import annotations
@@ -410,13 +413,28 @@ def fit_rows(
                     tl, br = (c.points[0], c.points[1]) if d0 < d1 else (c.points[1], c.points[0])
                     votes += 1.0 if float((br - tl) @ down) > 0 else -1.0
         sign = 1.0 if votes > 0 else -1.0 if votes < 0 else (1.0 if down[1] >= 0 else -1.0)
-    right, down = right * sign, down * sign
+        # With no corner evidence a seat alone may be read turned half round: then every two-corner
+        # card is anchored on its bottom-right corner, off its row. When the other side gives rows
+        # closer to 3/5/5, take it.
+        # (compared on the corners as seen: stepping lone corners back assumes the side known)
+        if votes == 0:
+            this = _layout_error(_frame(cards, right * sign, down * sign, scale, cfg, virtual=False))
+            if _layout_error(_frame(cards, -right * sign, -down * sign, scale, cfg, virtual=False)) < this:
+                sign = -sign
+        return _frame(cards, right * sign, down * sign, scale, cfg, sure_side=False)
+    return _frame(cards, right * sign, down * sign, scale, cfg, sure_side=True)
+
+
+def _frame(cards: list[_Card], right: np.ndarray, down: np.ndarray, scale: float, cfg: GeometryConfig,
+           sure_side: bool = False, virtual: bool = True) -> SeatFrame:
+    """The seat's frame and rows once its side is chosen: anchors, then a 1-D split into rows."""
     up = -down
     orientation = math.degrees(math.atan2(-up[0], -up[1])) % 360.0  # as datasets.synth: 90 = up is left
 
     for c in cards:  # the top-left corner is the one nearer the table (smaller `down`)
         c.anchor = min(c.points, key=lambda p: float(p @ down))
-    _virtual_anchors(cards, right, down, scale, cfg, sure_side=toward is not None)
+    if virtual:
+        _virtual_anchors(cards, right, down, scale, cfg, sure_side=sure_side)
     ys = np.array([c.anchor @ down for c in cards])
     groups = _split_1d(ys, cfg.row_gap * scale)
     rows = [sorted(g, key=lambda i: float(cards[i].anchor @ right)) for g in groups]
