@@ -1,6 +1,6 @@
 """Geometry alone on generated scenes: are cards put in the right seat and row? Are damaged seats flagged?
 
-    python -m benchmarks.geometry [--scenes DIR | --generate N --seed S] [--size 960] [--workers K]
+    python -m benchmarks.geometry [--scenes DIR | --generate N --seed S] [--size 960] [--workers K] [--show K]
 
 Reads the dataset generator's meta JSON (docs/ARCHITECTURE.md) for `table` and `seat` scenes (1 to 5
 seats, every rotation, camera tilt), turns every visible index box into a detection with a plausible
@@ -9,10 +9,15 @@ class-score vector, and runs `vision.geometry.read_table` three ways:
 - perfect detections: fraction of readable cards in the right seat and row (target 100%), exact
   scenes, and false alarms (problems raised on a perfect scene);
 - 5% of detections dropped, and 2% misread: of the seats whose read differs from the truth, the
-  fraction that carry a problem (target 100%: nothing wrong goes unflagged);
+  fraction that carry a problem (target 100%: nothing wrong goes unflagged). Seats with no index in
+  view at all (outside the photo) are counted apart: nothing can name them. Misreads follow the
+  score model in `tests.vision.layouts.scores_for`: by default a misread is unsure (the true class
+  close behind, margin under 0.3; right reads lead by 0.35 or more); the line "confident (uniform)
+  misreads" keeps the older, pessimistic model where a misread can be as sure as a right read;
 - the deck constraints' gain: card accuracy with misreads, with and without `fix_with_deck`.
 
 Scenes are generated once into cache/bench/ (the generator renders images too: ~0.5 s a scene).
+`--show K` prints up to K failing scenes per mode (which cards went where, which problems were raised).
 """
 
 from __future__ import annotations
