@@ -312,6 +312,7 @@ class SeatFrame:
     rows: list[list[int]] = field(default_factory=list)  # far to near, each left to right
     lines: list[float] = field(default_factory=list)  # each row's mean `down` projection
     scale: float = 0.0  # the seat's median index height
+    side_known: bool = True  # False: a seat alone whose corners did not tell which side its player is
 
 
 def row_direction(
@@ -421,7 +422,9 @@ def fit_rows(
             this = _layout_error(_frame(cards, right * sign, down * sign, scale, cfg, virtual=False))
             if _layout_error(_frame(cards, -right * sign, -down * sign, scale, cfg, virtual=False)) < this:
                 sign = -sign
-        return _frame(cards, right * sign, down * sign, scale, cfg, sure_side=False)
+        fr = _frame(cards, right * sign, down * sign, scale, cfg, sure_side=False)
+        fr.side_known = votes != 0
+        return fr
     return _frame(cards, right * sign, down * sign, scale, cfg, sure_side=True)
 
 
@@ -909,6 +912,13 @@ def read_table(
                                         sr.seat, row))
     if seats and n_seats != seats:
         problems.append(Problem("seat_missing", f"found {n_seats} seats, expected {seats}"))
+    for number, fi in enumerate(order):  # a seat alone, cut by the photo's edge, side undecided
+        fr, g, _ = frames[fi]
+        if not fr.side_known and width and height and any(
+                min(b[0], b[1], width - b[2], height - b[3]) < scale for i in g for b in cards[i].boxes):
+            problems.append(Problem("orientation", f"{seat_reads[number].name}: the photo cuts the seat off "
+                                    "and its corners do not show which side the player sits: rows may "
+                                    "be swapped", number))
     for c in changed:
         s, row = seat_of.get(id(c), (None, None))
         where = f"Seat {s + 1} {row}" if s is not None else "a card outside the seats"
