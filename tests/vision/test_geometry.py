@@ -342,3 +342,16 @@ def test_five_seats_strong_tilt_pairs_checked_in_each_seat(seed, first, tilt, ro
                         jitter=0.01)
     tr = read_table(detections(scene, seed=1), width=scene["width"], height=scene["height"])
     assert _cards_right(scene, tr) and not tr.problems, tr.problems
+
+
+def test_seat_alone_cut_off_with_no_side_evidence_is_flagged():
+    """A close-up that cuts the seat off, no card showing both corners: nothing tells which side the
+    player sits, so the rows may be swapped; said, not guessed silently. Uncut, nothing is raised."""
+    scene = build_table(1, seed=5, first_orientation=180.0)
+    dets = [d for d in detections(scene, seed=1)
+            if not any(d.box == pytest.approx(tuple(c["indices"][1]["box"])) for c in scene["cards"])]
+    right_edge = max(d.box[2] for d in dets)
+    tr = read_table(dets, width=int(right_edge + 2), height=scene["height"])
+    assert [(p.kind, p.seat) for p in tr.problems if p.kind == "orientation"] == [("orientation", 0)]
+    tr = read_table(dets, width=scene["width"], height=scene["height"])
+    assert not any(p.kind == "orientation" for p in tr.problems)
