@@ -26,7 +26,7 @@ from tqdm import tqdm
 
 from benchmarks.metrics import BoxMAP, CardScore
 from vision.classifier import DEFAULT_CLASSIFIER, IndexClassifier
-from vision.detector import Detector
+from vision.detector import DEFAULT_CLASSIFIER_CONF, DEFAULT_CONF, Detector
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -122,7 +122,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="card scores from the classifier alone, or times YOLO's (both: measure each)")
     args = p.parse_args(argv)
 
-    conf = args.conf if args.conf is not None else Detector.__init__.__kwdefaults__["conf"]
+    conf = args.conf if args.conf is not None else DEFAULT_CONF
+    cls_conf = args.conf if args.conf is not None else DEFAULT_CLASSIFIER_CONF
     base = Detector(args.model, conf=0.01, classifier=None)
     base.session = CachedSession(base.session)
     designs: dict[str, Detector] = {}
@@ -139,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
                     session=base.session, conf=0.01, tiles=base.tiles, classifier=cls,
                     box_conf=args.box_conf, bg_drop=args.bg_drop, fuse=fuse,
                 )
-    print(f"model {base.model_path}  input {base.input_hw}  operating conf {conf}  "
+    print(f"model {base.model_path}  input {base.input_hw}  operating conf {conf} (two-stage {cls_conf})  "
           f"classifier {args.classifier_model if 'yolo+cls' in designs else 'off'}")
     sets: list[tuple[str, list]] = []
     try:
@@ -152,7 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     results = {}
     for label, items in sets:
         for name, det in designs.items():
-            results[(label, name)] = measure(det, items, f"{label} {name}", conf)
+            op = cls_conf if det.classifier is not None else conf
+            results[(label, name)] = measure(det, items, f"{label} {name}", op)
         base.session.cache.clear()
     return 0
 
