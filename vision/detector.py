@@ -247,7 +247,7 @@ class Detector:
         tiles: TileConfig | None = None,
         class_names: Sequence[str] = CLASS_NAMES,
         classifier: str | Path | IndexClassifier | None = "auto",
-        box_conf: float = 0.05,
+        box_conf: float = 0.01,
         bg_drop: float = 0.5,
         fuse: str = "classifier",
     ) -> None:
