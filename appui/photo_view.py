@@ -39,14 +39,22 @@ def _apply_read(result: photo.PhotoResult) -> None:
 
 
 def _set_seat_count(n: int, result: photo.PhotoResult) -> None:
+    """More seats than the table has: grow it. Fewer: keep the table's seats (a seat the reader
+    missed is more likely than a player who left) and say which to fill by hand."""
     allowed = 5 if any(k.startswith("opt_five_") and st.session_state.get(k) for k in st.session_state) else 4
-    if 2 <= n <= allowed:
-        st.session_state["seat_count"] = n
-    else:
+    current = int(st.session_state.get("seat_count") or 0)
+    if n > allowed or n < 1:
         result.notes.append(
             f"The photo shows {n} seat{'s' if n != 1 else ''}; this table plays 2 to {allowed}. "
             "Check the photo covers every hand, or set the players in the sidebar."
         )
+    elif current and n < current:
+        result.notes.append(
+            f"The photo read found {n} of this table's {current} seats: type the missing "
+            "seats' cards below, retake the photo, or set the players in the sidebar."
+        )
+    elif n >= 2:
+        st.session_state["seat_count"] = n
 
 
 def _apply_sample_truth(result: photo.PhotoResult) -> None:

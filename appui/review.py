@@ -107,7 +107,9 @@ def _render_row(i: int, row: str, cards: list[str], note: str | None) -> None:
         PICKER_OPTIONS,
         key=pick_key(i, row),
         format_func=pretty,
-        max_selections=ROW_SIZE[row],
+        # A reader can put 6 cards in a 5-card row: the picker must still show them so the player
+        # can take one out (Streamlit refuses a widget holding more than its max_selections).
+        max_selections=max(ROW_SIZE[row], len(st.session_state.get(pick_key(i, row)) or [])),
         placeholder="pick cards 选牌",
         label_visibility="visible",
         on_change=on_pick,
