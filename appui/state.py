@@ -110,6 +110,13 @@ def _unique(cards: list[str]) -> list[str]:
 
 
 def _forget_confidence(state: MutableMapping[str, Any], seat: int, row: str) -> None:
+    """The player has edited this row: the photo's confidences and the reader's problems about it
+    (and about the seat as a whole, like its card count) no longer describe what is on screen."""
     conf = state.get("confidence")
     if isinstance(conf, dict):
         conf.pop(f"{seat}:{row}", None)
+    problems = state.get("problems")
+    if isinstance(problems, list):
+        state["problems"] = [
+            p for p in problems if not (p.get("seat") == seat and p.get("row") in (row, None))
+        ]

@@ -118,6 +118,8 @@ def test_sample_photo_in_a_real_browser(server: str, tmp_path: Path) -> None:
                 cells = table.locator("tbody tr", has_text=name).first.locator("td").all_inner_texts()
                 assert cells and cells[-1].strip() == total, (name, cells)
             assert page.locator('[data-testid="stException"]').count() == 0
+            # Every row was reviewed: the reader's notes about what it misread are gone.
+            assert page.get_by_text("cards instead of 13").count() == 0
             # Streamlit scrolls inside its own container: grow the window to the content for the shot.
             height = page.evaluate(
                 "() => Math.max(...[...document.querySelectorAll('[data-testid=stMain] *')]"
