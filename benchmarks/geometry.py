@@ -37,7 +37,7 @@ from vision.types import Detection
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-from tests.vision.layouts import scores_for  # noqa: E402  (the same score model the tests use)
+from tests.vision.layouts import scene_detections  # noqa: E402  (the same score model the tests use)
 
 ROWS = ("head", "middle", "tail")
 
@@ -65,20 +65,8 @@ def generate(n: int, seed: int, size: int, workers: int) -> Path:
 def to_detections(scene: dict, rng: np.random.Generator, drop: float = 0.0, misread: float = 0.0,
                   model: str = "calibrated"):
     """Detections from visible index boxes; returns them and, per detection, the true card id."""
-    dets, owner = [], []
-    for ci, c in enumerate(scene["cards"]):
-        for ix in c["indices"]:
-            if not ix["visible"] or rng.random() < drop:
-                continue
-            wrong = None
-            if rng.random() < misread:
-                from vision.classes import CLASS_INDEX, CLASS_NAMES
-
-                wrong = CLASS_NAMES[(CLASS_INDEX[c["card"]] + int(rng.integers(1, 52))) % 52]
-            name, conf, p = scores_for(c["card"], rng, misread_as=wrong, model=model)
-            dets.append(Detection(name, tuple(float(v) for v in ix["box"]), conf, p))
-            owner.append(ci)
-    return dets, owner
+    pairs = list(scene_detections(scene, rng, drop=drop, misread=misread, model=model))
+    return [d for _, d in pairs], [ci for ci, _ in pairs]
 
 
 def score_scene(

@@ -11,6 +11,7 @@ Orientation follows the architecture and datasets.synth: the card's "up" in the 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -185,13 +186,17 @@ def scores_for(
     return misread_as, float(p[wrong]), p.astype(np.float32)
 
 
-def detections(
-    scene: dict, *, seed: int = 0, drop: float = 0.0, misread: float = 0.0, model: str = "calibrated"
-) -> list[Detection]:
-    """Perfect (or damaged) detections from a scene: one per visible index box."""
-    rng = np.random.default_rng(seed)
-    out = []
-    for c in scene["cards"]:
+def scene_detections(
+    scene: dict,
+    rng: np.random.Generator,
+    *,
+    drop: float = 0.0,
+    misread: float = 0.0,
+    model: str = "calibrated",
+) -> Iterator[tuple[int, Detection]]:
+    """One detection per visible index box, with the index of the card it came from; `drop` and
+    `misread` damage them as a detector would (the score model is `scores_for`)."""
+    for ci, c in enumerate(scene["cards"]):
         for ix in c["indices"]:
             if not ix["visible"] or rng.random() < drop:
                 continue
@@ -199,6 +204,14 @@ def detections(
             if rng.random() < misread:
                 wrong = CLASS_NAMES[(CLASS_INDEX[c["card"]] + int(rng.integers(1, 52))) % 52]
             name, conf, p = scores_for(c["card"], rng, misread_as=wrong, model=model)
-            out.append(Detection(name, tuple(float(v) for v in ix["box"]), conf, p))
+            yield ci, Detection(name, tuple(float(v) for v in ix["box"]), conf, p)
+
+
+def detections(
+    scene: dict, *, seed: int = 0, drop: float = 0.0, misread: float = 0.0, model: str = "calibrated"
+) -> list[Detection]:
+    """Perfect (or damaged) detections from a scene, in a shuffled order."""
+    rng = np.random.default_rng(seed)
+    out = [d for _, d in scene_detections(scene, rng, drop=drop, misread=misread, model=model)]
     order = rng.permutation(len(out))
     return [out[i] for i in order]
