@@ -414,18 +414,45 @@ def fit_rows(
                     tl, br = (c.points[0], c.points[1]) if d0 < d1 else (c.points[1], c.points[0])
                     votes += 1.0 if float((br - tl) @ down) > 0 else -1.0
         sign = 1.0 if votes > 0 else -1.0 if votes < 0 else (1.0 if down[1] >= 0 else -1.0)
-        # With no corner evidence a seat alone may be read turned half round: then every two-corner
-        # card is anchored on its bottom-right corner, off its row. When the other side gives rows
-        # closer to 3/5/5, take it.
-        # (compared on the corners as seen: stepping lone corners back assumes the side known)
         if votes == 0:
-            this = _layout_error(_frame(cards, right * sign, down * sign, scale, cfg, virtual=False))
-            if _layout_error(_frame(cards, -right * sign, -down * sign, scale, cfg, virtual=False)) < this:
-                sign = -sign
-        fr = _frame(cards, right * sign, down * sign, scale, cfg, sure_side=False)
+            sign = _lone_side(cards, right, down, sign, scale, cfg)
+        # corner votes decide the side as surely as the table centre does
+        fr = _frame(cards, right * sign, down * sign, scale, cfg, sure_side=votes != 0)
         fr.side_known = votes != 0
         return fr
     return _frame(cards, right * sign, down * sign, scale, cfg, sure_side=True)
+
+
+def _lone_side(cards: list[_Card], right: np.ndarray, down: np.ndarray, sign: float, scale: float,
+               cfg: GeometryConfig) -> float:
+    """The side of a seat alone whose corners cast no vote: `sign` (the prior) unless the other gives
+    rows closer to 3/5/5, or, as close, straighter ones.
+
+    Read turned half round, every two-corner card is anchored on its bottom-right corner, off its
+    row, which the counts of the corners as seen show. Failing that, both sides are read with lone
+    corners stepped back (a spread-out seat cut by the photo's edge can look 3/5/5 either way): the
+    wrong side leaves lone top-left corners between the rows, off every line.
+    """
+    def key(s: float) -> tuple[int, int, float]:
+        seen = _layout_error(_frame(cards, right * s, down * s, scale, cfg, virtual=False))
+        fr = _frame(cards, right * s, down * s, scale, cfg, sure_side=False)
+        return seen, _layout_error(fr), _row_residual(cards, fr) - 0.5  # the prior wins near-ties
+
+    this, other = key(sign), key(-sign)
+    return -sign if other < this else sign
+
+
+def _row_residual(cards: list[_Card], fr: SeatFrame) -> float:
+    """How far (index heights, summed) the anchors lie off their rows, each row a straight line of its
+    own (rows are laid one by one: each may lean its own way)."""
+    total = 0.0
+    for row in fr.rows:
+        pts = np.array([[float(cards[i].anchor @ fr.right), float(cards[i].anchor @ fr.down)] for i in row])
+        if len(pts) < 3:
+            continue
+        fit = np.polyfit(pts[:, 0], pts[:, 1], 1)
+        total += float(np.abs(pts[:, 1] - np.polyval(fit, pts[:, 0])).sum())
+    return total / (fr.scale or 1.0)
 
 
 def _frame(cards: list[_Card], right: np.ndarray, down: np.ndarray, scale: float, cfg: GeometryConfig,
@@ -436,8 +463,22 @@ def _frame(cards: list[_Card], right: np.ndarray, down: np.ndarray, scale: float
 
     for c in cards:  # the top-left corner is the one nearer the table (smaller `down`)
         c.anchor = min(c.points, key=lambda p: float(p @ down))
-    if virtual:
-        _virtual_anchors(cards, right, down, scale, cfg, sure_side=sure_side)
+    optional = _virtual_anchors(cards, right, down, scale, cfg, sure_side=sure_side) if virtual else []
+    fr = _rows(cards, right, down, orientation, scale, cfg)
+    if optional and _layout_error(fr) > 0:
+        for c, point in optional:
+            c.anchor = point
+        moved = _rows(cards, right, down, orientation, scale, cfg)
+        if _layout_error(moved) < _layout_error(fr):
+            return moved
+        for c, _ in optional:
+            c.anchor = min(c.points, key=lambda p: float(p @ down))
+    return fr
+
+
+def _rows(cards: list[_Card], right: np.ndarray, down: np.ndarray, orientation: float, scale: float,
+          cfg: GeometryConfig) -> SeatFrame:
+    """The 1-D split of the anchors into rows, each left to right."""
     ys = np.array([c.anchor @ down for c in cards])
     groups = _split_1d(ys, cfg.row_gap * scale)
     rows = [sorted(g, key=lambda i: float(cards[i].anchor @ right)) for g in groups]
@@ -445,20 +486,25 @@ def _frame(cards: list[_Card], right: np.ndarray, down: np.ndarray, scale: float
 
 
 def _virtual_anchors(cards: list[_Card], right: np.ndarray, down: np.ndarray, scale: float,
-                     cfg: GeometryConfig, sure_side: bool = False) -> None:
+                     cfg: GeometryConfig, sure_side: bool = False) -> list[tuple[_Card, np.ndarray]]:
     """A card seen by one corner only may show its bottom-right one (its top cut off by the photo's
     edge or covered): when stepping back by the deck's corner offset (learnt from this seat's
-    two-corner cards) puts it on a row line where it is not now, use that point as its top-left."""
+    two-corner cards) puts it on a row line where it is not now, use that point as its top-left.
+
+    Returns the moves left open: a point just off its line whose step back lands mid-row, in a row
+    spread out enough that its bottom-right corner would show (the caller keeps them if the counts
+    come closer to 3/5/5)."""
     merged = [c for c in cards if len(c.points) == 2 and c.anchor is not None]
     singles = [c for c in cards if len(c.points) == 1]
     if len(merged) < 2 or not singles:
-        return
+        return []
     vs = []
     for c in merged:
         other = c.points[1] if c.anchor is c.points[0] else c.points[0]
         vs.append([(other - c.anchor) @ right / c.size, (other - c.anchor) @ down / c.size])
     vr, vd = np.median(np.array(vs), axis=0)
     tol = cfg.line_sigma * 2 * scale
+    optional: list[tuple[_Card, np.ndarray]] = []
     for c in singles:
         p = c.points[0]
         anchors = np.array([o.anchor for o in cards if o is not c and o.anchor is not None])
@@ -467,13 +513,19 @@ def _virtual_anchors(cards: list[_Card], right: np.ndarray, down: np.ndarray, sc
         d, d_alt = np.min(np.abs(others - y)), np.min(np.abs(others - y_alt))
         if d > tol and d_alt <= tol:
             virtual = p - (vr * right + vd * down) * c.size
-            # only a row's last card shows its bottom-right corner: a point just off a row line (a
-            # top-left pushed out of line) moves only if the top-left it implies ends its row. That
-            # needs the seat's side known (a seat alone may be read turned half round).
+            # only a row's last card shows its bottom-right corner, unless the row is spread out (the
+            # next card clears the corner): a point just off a row line (a top-left pushed out of
+            # line) moves only then. That needs the seat's side known (a seat alone may be read
+            # turned half round).
             row = anchors[np.abs(others - y_alt) <= tol]
-            ends = float(virtual @ right) >= float(np.max(row @ right)) - 0.5 * c.size
+            dx = row @ right - float(virtual @ right)
+            ends = bool(np.all(dx <= 0.5 * c.size))
+            clear = not np.any((dx > 0.3 * c.size) & (dx < (vr + 0.4) * c.size))
             if d > 2 * tol or not sure_side or ends:
                 c.anchor = virtual
+            elif clear:
+                optional.append((c, virtual))
+    return optional
 
 
 def name_rows(counts: list[int]) -> list[str]:
