@@ -58,6 +58,9 @@ class GeometryConfig:
     stray_link: float = 12.0  # a card farther than this from any other is a stray, not part of a seat
     seat_cut_candidates: int = 8  # how many of the longest links beyond k-1 a seat cut may use
     seat_size_weight: float = 1.0  # one card off 13 weighs like one index height of link
+    # when no such cut gives 13-card seats, this many: under camera tilt a far seat's row gaps (in its
+    # own small index heights) can outgrow the link to a near neighbour (slower: tried only then)
+    seat_cut_more: int = 14
     low_confidence: float = 0.5
     # a read whose best class leads the next by less than this is flagged too: a detector that is
     # wrong is mostly unsure (right reads lead by 0.35 or more in benchmarks.geometry's score model)
@@ -277,28 +280,42 @@ def group_seats(
     k = n_seats or int(min(5, max(1, round(n / SEAT_SIZE))))
     edges = sorted(_mst(centers, sizes), reverse=True)  # longest first
     stray_cuts = [e for e in edges if e[0] > cfg.stray_link]
-    cand = edges[: min(len(edges), k - 1 + cfg.seat_cut_candidates)]
-    best: tuple[float, list[list[int]]] | None = None
+    best = _best_cut(n, edges, stray_cuts, k, cfg.seat_cut_candidates, labels, cfg)
+    if best is None or best[1] > 0:
+        wide = _best_cut(n, edges, stray_cuts, k, cfg.seat_cut_more, labels, cfg)
+        best = wide if wide is not None else best
+    if best is None:
+        groups = _kmeans(centers, k)
+        return [sorted(g) for g in groups], []
+    seats = [sorted(g) for g in best[2] if len(g) >= cfg.seat_min]
+    strays = sorted(i for g in best[2] if len(g) < cfg.seat_min for i in g)
+    return seats, strays
+
+
+def _best_cut(
+    n: int, edges: list[tuple[float, int, int]], stray_cuts: list[tuple[float, int, int]], k: int,
+    candidates: int, labels: list[str] | None, cfg: GeometryConfig,
+) -> tuple[float, int, list[list[int]]] | None:
+    """The cut of k-1 among the longest `k - 1 + candidates` links (longest first in `edges`) whose
+    groups are closest to 13 cards, long links breaking ties: (score, count error, groups)."""
+    cand = edges[: min(len(edges), k - 1 + candidates)]
+
+    def count(g: list[int]) -> int:
+        return len({labels[i] for i in g}) if labels is not None else len(g)
+
+    best: tuple[float, int, list[list[int]]] | None = None
     for combo in combinations(range(len(cand)), max(0, k - 1)):
         cut = {cand[c] for c in combo} | set(stray_cuts)
         groups = _components(n, [e for e in edges if e not in cut])
         big = [g for g in groups if len(g) >= cfg.seat_min]
         if len(big) != k:
             continue
-        def count(g: list[int]) -> int:
-            return len({labels[i] for i in g}) if labels is not None else len(g)
-
         err = sum(abs(count(g) - SEAT_SIZE) for g in big)
         err += sum(len(g) for g in groups if len(g) < cfg.seat_min)
         score = cfg.seat_size_weight * err - sum(cand[c][0] for c in combo)
         if best is None or score < best[0]:
-            best = (score, groups)
-    if best is None:
-        groups = _kmeans(centers, k)
-        return [sorted(g) for g in groups], []
-    seats = [sorted(g) for g in best[1] if len(g) >= cfg.seat_min]
-    strays = sorted(i for g in best[1] if len(g) < cfg.seat_min for i in g)
-    return seats, strays
+            best = (score, err, groups)
+    return best
 
 
 # ------------------------------------------------------------------------------------------- rows
@@ -425,34 +442,20 @@ def fit_rows(
 
 def _lone_side(cards: list[_Card], right: np.ndarray, down: np.ndarray, sign: float, scale: float,
                cfg: GeometryConfig) -> float:
-    """The side of a seat alone whose corners cast no vote: `sign` (the prior) unless the other gives
-    rows closer to 3/5/5, or, as close, straighter ones.
+    """The side of a seat alone whose corners cast no vote: `sign` (the prior) unless the other side
+    reads closer to 3/5/5 with lone corners stepped back, and no worse on the corners as seen.
 
     Read turned half round, every two-corner card is anchored on its bottom-right corner, off its
-    row, which the counts of the corners as seen show. Failing that, both sides are read with lone
-    corners stepped back (a spread-out seat cut by the photo's edge can look 3/5/5 either way): the
-    wrong side leaves lone top-left corners between the rows, off every line.
+    row, which the counts of the corners as seen show. A spread-out seat cut by the photo's edge can
+    look alike both ways on those; then stepping lone corners back may tell. A whole seat turned
+    wrongly costs all its rows, so anything short of that keeps the prior.
     """
-    def key(s: float) -> tuple[int, int, float]:
+    def key(s: float) -> tuple[int, int]:
         seen = _layout_error(_frame(cards, right * s, down * s, scale, cfg, virtual=False))
-        fr = _frame(cards, right * s, down * s, scale, cfg, sure_side=False)
-        return seen, _layout_error(fr), _row_residual(cards, fr) - 0.5  # the prior wins near-ties
+        return seen, _layout_error(_frame(cards, right * s, down * s, scale, cfg, sure_side=False))
 
     this, other = key(sign), key(-sign)
-    return -sign if other < this else sign
-
-
-def _row_residual(cards: list[_Card], fr: SeatFrame) -> float:
-    """How far (index heights, summed) the anchors lie off their rows, each row a straight line of its
-    own (rows are laid one by one: each may lean its own way)."""
-    total = 0.0
-    for row in fr.rows:
-        pts = np.array([[float(cards[i].anchor @ fr.right), float(cards[i].anchor @ fr.down)] for i in row])
-        if len(pts) < 3:
-            continue
-        fit = np.polyfit(pts[:, 0], pts[:, 1], 1)
-        total += float(np.abs(pts[:, 1] - np.polyval(fit, pts[:, 0])).sum())
-    return total / (fr.scale or 1.0)
+    return -sign if other[0] <= this[0] and other[1] < this[1] else sign
 
 
 def _frame(cards: list[_Card], right: np.ndarray, down: np.ndarray, scale: float, cfg: GeometryConfig,
