@@ -11,7 +11,7 @@ class-score vector, and runs `vision.geometry.read_table` three ways:
 - 5% of detections dropped, and 2% misread: of the seats whose read differs from the truth, the
   fraction that carry a problem (target 100%: nothing wrong goes unflagged). Seats with no index in
   view at all (outside the photo) are counted apart: nothing can name them. Misreads follow the
-  score model in `tests.vision.layouts.scores_for`: by default a misread is unsure (the true class
+  score model in `benchmarks.scenes.scores_for`: by default a misread is unsure (the true class
   close behind, margin under 0.3; right reads lead by 0.35 or more); the line "confident (uniform)
   misreads" keeps the older, pessimistic model where a misread can be as sure as a right read;
 - the deck constraints' gain: card accuracy with misreads, with and without `fix_with_deck`.
@@ -31,13 +31,12 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.scenes import scene_detections  # the same detector model the geometry tests use
 from vision.assign import assign
 from vision.geometry import GeometryConfig, read_table
 from vision.types import Detection
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-from tests.vision.layouts import scene_detections  # noqa: E402  (the same score model the tests use)
 
 ROWS = ("head", "middle", "tail")
 
