@@ -34,29 +34,6 @@ def test_seat_alone_top_left_pushed_off_its_row_stays_in_its_row(orientation):
     assert _cards_right(scene, tr) and not tr.problems, tr.problems
 
 
-def _spread_seat_cut_at_first_card(orientation: float) -> dict:
-    """One seat laid without overlap whose middle row's first card lost its top-left corner to the
-    photo's edge: that card shows only its bottom-right corner, level with the tail row's top-lefts.
-    The tail row covers the middle row's other bottom-right corners; every other corner shows."""
-    scene = build_table(1, seed=3, spacing=1.1, row_gap=0.7, first_orientation=orientation)
-    for c in scene["cards"]:
-        for ix in c["indices"]:
-            ix["visible"] = c["row"] != "middle" or c["position"] in (0, 4) or ix is c["indices"][0]
-    scene["cards"][_card(scene, "middle", 0)]["indices"][0]["visible"] = False
-    return scene
-
-
-@pytest.mark.parametrize("orientation", [0.0])  # turned 90 or 200 degrees it still fails (flagged): to do
-def test_spread_seat_first_card_seen_by_its_bottom_right_corner_stays_in_its_row(orientation):
-    """Rows laid side by side, not overlapping: any card may show its bottom-right corner, so a lone
-    bottom-right corner at the start of a row is that card's, stepped back onto its row (it used to
-    stay where it is, a row too near the player, once the corners had told the player's side, since
-    only a row's last card was thought to show that corner)."""
-    scene = _spread_seat_cut_at_first_card(orientation)
-    tr = read_table(detections(scene, seed=2), width=scene["width"], height=scene["height"])
-    assert _cards_right(scene, tr) and not tr.problems, tr.problems
-
-
 def test_seat_cut_beyond_the_longest_links_is_found():
     """Two seats; one's cards lie farther apart (in index heights) than the gap to its neighbour, as a
     far seat's rows do under camera tilt: the cut giving two 13-card seats is the 13th longest link.
