@@ -130,16 +130,31 @@ def augment(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
     return x.clamp(0, 1)
 
 
-def evaluate(model: nn.Module, x: torch.Tensor, y: torch.Tensor, src: torch.Tensor) -> dict:
+def evaluate(
+    model: nn.Module, x: torch.Tensor, y: torch.Tensor, src: torch.Tensor,
+    xh: torch.Tensor | None = None, yh: torch.Tensor | None = None,
+) -> dict:
+    """Accuracy overall and per source; on the hard (proposal) crops also what the detector cares
+    about: cards read right, and background boxes let through as a card."""
     model.eval()
     with torch.no_grad():
         pred = torch.cat([model(x[i : i + 512]).argmax(1) for i in range(0, len(x), 512)])
+        hpred = None
+        if xh is not None:
+            hpred = torch.cat([model(xh[i : i + 512]).argmax(1) for i in range(0, len(xh), 512)])
     model.train()
     ok = pred == y
     out = {"acc": float(ok.float().mean())}
     for name, m in (("synth", src == 0), ("real", src == 1)):
         if m.any():
             out[name] = float(ok[m].float().mean())
+    if hpred is not None and yh is not None:
+        bg = len(CLASSIFIER_NAMES) - 1
+        card, back = yh != bg, yh == bg
+        if card.any():
+            out["hard_cards"] = float((hpred[card] == yh[card]).float().mean())
+        if back.any():
+            out["hard_bg_leak"] = float((hpred[back] != bg).float().mean())
     return out
 
 
@@ -178,6 +193,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--backbone", type=Path, default=None,
                    help="start from this YOLOv8 checkpoint's first layers (YoloIndexNet); needs ultralytics")
     p.add_argument("--init", type=Path, default=None, help="warm start from this .pt (a longer run in parts)")
+    p.add_argument("--extra", type=Path, action="append", default=[],
+                   help="more training crops (e.g. python -m datasets.proposals output); repeat")
+    p.add_argument("--extra-val", type=Path, action="append", default=[],
+                   help="more validation crops, reported apart as 'hard'; repeat")
     p.add_argument("--out", type=Path, default=Path("models/index_classifier.pt"))
     p.add_argument("--onnx", type=Path, default=Path("models/index_classifier.onnx"))
     args = p.parse_args(argv)
@@ -188,6 +207,13 @@ def main(argv: list[str] | None = None) -> int:
     tr, va = np.load(args.data / "train.npz"), np.load(args.data / "val.npz")
     xt, yt = to_tensor(tr["x"]), torch.from_numpy(tr["y"]).long()
     xv, yv, sv = to_tensor(va["x"]), torch.from_numpy(va["y"]).long(), torch.from_numpy(va["src"]).long()
+    for extra in args.extra:
+        ex = np.load(extra)
+        xt, yt = torch.cat([xt, to_tensor(ex["x"])]), torch.cat([yt, torch.from_numpy(ex["y"]).long()])
+        print(f"+ {len(ex['y'])} training crops from {extra}")
+    hard = [np.load(f) for f in args.extra_val]
+    xh = torch.cat([to_tensor(h["x"]) for h in hard]) if hard else None
+    yh = torch.cat([torch.from_numpy(h["y"]).long() for h in hard]) if hard else None
     size = xt.shape[-1]
     if size != CROP_SIZE:
         print(f"note: {size} px crops; the runtime default is {CROP_SIZE}, the ONNX metadata says {size}")
@@ -228,16 +254,26 @@ def main(argv: list[str] | None = None) -> int:
         bar.refresh()
         if time.time() - last_eval > args.eval_every * 60:
             last_eval = time.time()
-            r = evaluate(model, xv, yv, sv)
+            r = evaluate(model, xv, yv, sv, xh, yh)
             history.append({"step": step, "minutes": round((time.time() - t0) / 60, 1), **r})
             tqdm.write(json.dumps(history[-1]))
+            # a checkpoint at every evaluation: a session can stop at any moment
+            save(model, args, size, {"steps": step, "partial": True, "val": r}, history)
     bar.close()
-    final = evaluate(model, xv, yv, sv)
+    final = evaluate(model, xv, yv, sv, xh, yh)
     minutes = (time.time() - t0) / 60
     summary = {"init": str(args.init) if args.init else None,
                "steps": step, "crops_seen": seen, "minutes": round(minutes, 1), "params": n_params,
-               "val": final, "data": str(args.data), "size": size, "width": args.width}
+               "val": final, "data": str(args.data), "extra": [str(e) for e in args.extra],
+               "size": size, "width": args.width}
     print(json.dumps(summary))
+    save(model, args, size, summary, history)
+    print(f"wrote {args.out} and {args.onnx} ({args.onnx.stat().st_size / 1e6:.2f} MB)")
+    return 0
+
+
+def save(model: nn.Module, args: argparse.Namespace, size: int, summary: dict, history: list) -> None:
+    """The .pt (resumable with --init) and its ONNX export, written side by side."""
     args.out.parent.mkdir(parents=True, exist_ok=True)
     ckpt = {"state_dict": model.state_dict(), "names": list(CLASSIFIER_NAMES), "size": size,
             "width": args.width, "summary": summary, "history": history}
@@ -245,8 +281,7 @@ def main(argv: list[str] | None = None) -> int:
         ckpt["model"] = model  # the architecture too: it is not rebuilt from a width alone
     torch.save(ckpt, args.out)
     export_onnx(model, args.onnx, size)
-    print(f"wrote {args.out} and {args.onnx} ({args.onnx.stat().st_size / 1e6:.2f} MB)")
-    return 0
+    model.train()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,148 @@
+"""``python -m datasets.proposals --model models/cards.onnx --yolo DIR [--yolo DIR ...] --out FILE.npz``
+
+Classifier crops cut from the detector's *own* proposals (hard examples) on labelled YOLO sets.
+
+Why: at runtime the classifier sees whatever boxes the YOLO proposes at a very low threshold (~150 a
+photo at `box_conf` 0.001): off-centre boxes on real indices, and boxes on pips, court figures, card
+edges and table texture that look index-like *to this detector*. Randomly placed background boxes
+(`datasets.crops`) rarely look like that, so a classifier trained on them alone lets such boxes
+through as cards. Here every proposal is labelled against the ground truth:
+
+- IoU >= `POS_IOU` with a labelled index: that card (the detector's real box error, not a simulated
+  jitter);
+- overlapping no labelled index (< 15% of the smaller box, as in `datasets.crops`): background;
+- anything in between (half an index, two indices in one box) is left out: either answer would teach
+  the classifier something false.
+
+Background boxes are capped per image, highest detector score first (the hardest ones). A photo of
+the real set's `test` half is refused, as in `datasets.crops`; real photos held out for the crop
+validation split (`datasets.crops.held_out`) go to ``FILE-val.npz`` instead.
+
+Output: FILE.npz (and FILE-val.npz when some photos are held out) with ``x`` N x S x S x 3 uint8 BGR,
+``y`` int64 (54 = background), ``src`` (0 synthetic, 1 real), the same form as `datasets.crops`;
+`vision.train_classifier --extra FILE.npz` adds them to the training crops.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+from tqdm import tqdm
+
+from datasets.crops import BG, _overlaps, held_out, read_yolo, refuse_test_half
+from vision.classifier import CROP_SIZE, crop_box
+
+POS_IOU = 0.5
+PROPOSAL_CONF = 0.001
+
+
+def iou_one(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """IoU of one xyxy box against N xyxy boxes."""
+    ix = np.clip(np.minimum(box[2], boxes[:, 2]) - np.maximum(box[0], boxes[:, 0]), 0, None)
+    iy = np.clip(np.minimum(box[3], boxes[:, 3]) - np.maximum(box[1], boxes[:, 1]), 0, None)
+    inter = ix * iy
+    a = (box[2] - box[0]) * (box[3] - box[1])
+    b = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    return inter / np.maximum(a + b - inter, 1e-9)
+
+
+def label_proposals(
+    proposals: np.ndarray, truth_boxes: np.ndarray, truth_cls: np.ndarray, max_bg: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Indices of the proposals kept and their labels; proposals must come sorted by score.
+
+    >>> t = np.array([[0, 0, 10, 20.0]]); c = np.array([7])
+    >>> p = np.array([[1, 1, 10, 20.0], [2, 5, 8, 12.0], [50, 50, 60, 70.0]])
+    >>> label_proposals(p, t, c, max_bg=5)
+    (array([0, 2]), array([ 7, 54]))
+    """
+    keep: list[int] = []
+    labels: list[int] = []
+    n_bg = 0
+    for i, b in enumerate(proposals):
+        if len(truth_boxes):
+            iou = iou_one(b, truth_boxes)
+            j = int(iou.argmax())
+            if iou[j] >= POS_IOU:
+                keep.append(i)
+                labels.append(int(truth_cls[j]))
+                continue
+            if _overlaps(b, truth_boxes):
+                continue
+        if n_bg < max_bg:
+            keep.append(i)
+            labels.append(BG)
+            n_bg += 1
+    return np.array(keep, int), np.array(labels, np.int64)
+
+
+def mine(
+    model: Path, sources: list[Path], out: Path, max_images: int, max_bg: int, seed: int,
+    size: int = CROP_SIZE, real_val_share: float = 0.15,
+) -> dict:
+    from datasets.real import REAL_ROOT
+    from vision.detector import Detector
+
+    det = Detector(model, classifier=None, conf=PROPOSAL_CONF)
+    rng = np.random.default_rng([seed, 77])
+    real_root = REAL_ROOT.resolve()
+    parts: dict[str, tuple[list, list, list]] = {"train": ([], [], []), "val": ([], [], [])}
+    for root in sources:
+        items = read_yolo(root)
+        refuse_test_half(items)
+        if max_images and len(items) > max_images:
+            items = [items[i] for i in sorted(rng.choice(len(items), max_images, replace=False))]
+        for img_path, labels in tqdm(items, desc=f"proposals {root.name}", unit="img"):
+            img = cv2.imread(str(img_path))
+            if img is None:
+                continue
+            is_real = real_root in img_path.resolve().parents
+            H, W = img.shape[:2]
+            cx, cy, bw, bh = labels[:, 1] * W, labels[:, 2] * H, labels[:, 3] * W, labels[:, 4] * H
+            truth = np.column_stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2])
+            dets = det.detect(img)
+            props = np.array([d.box for d in dets], np.float64).reshape(-1, 4)
+            idx, ys = label_proposals(props, truth, labels[:, 0].astype(int), max_bg)
+            split = "val" if is_real and held_out(img_path, real_val_share) else "train"
+            xs, yl, src = parts[split]
+            for i, y in zip(idx, ys, strict=True):
+                xs.append(crop_box(img, props[i], size))
+                yl.append(int(y))
+                src.append(int(is_real))
+    info: dict = {"model": str(model), "sources": [str(s) for s in sources], "max_images": max_images,
+                  "max_bg": max_bg, "seed": seed}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    for split, (xs, ys, src) in parts.items():
+        if not xs:
+            continue
+        path = out if split == "train" else out.with_name(out.stem + "-val.npz")
+        y = np.array(ys, np.int64)
+        np.savez(path, x=np.stack(xs), y=y, src=np.array(src, np.int8))
+        info[split] = {"file": str(path), "crops": len(y), "background": int((y == BG).sum()),
+                       "real": int(np.sum(src))}
+    return info
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--model", type=Path, default=Path("models/cards.onnx"))
+    ap.add_argument("--yolo", type=Path, action="append", required=True,
+                    help="a YOLO images/labels dir (repeat): a built set's train/, the real finetune export")
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--max-images", type=int, default=0, help="per source, a random subset (0: all)")
+    ap.add_argument("--max-bg", type=int, default=25, help="background proposals kept per image")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    t = time.time()
+    info = mine(args.model, args.yolo, args.out, args.max_images, args.max_bg, args.seed)
+    print(json.dumps(info), f"in {time.time() - t:.0f}s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

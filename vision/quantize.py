@@ -1,0 +1,132 @@
+"""Static int8 quantisation of the detector's ONNX model (onnxruntime's own tools; extra `train`).
+
+    python -m vision.quantize --model models/cards.onnx --out models/cards.int8.onnx \\
+        --calib /work/train/data/v1/train/images --calib /work/train/crops/real_ft/images
+
+Why the head stays in float: YOLOv8's ONNX output is one tensor that concatenates box coordinates
+(0..640 pixels) with class probabilities (0..1). Quantised with one scale, a step of ~2.5 wipes every
+probability to zero (the first attempt, in `benchmarks.pipeline`, lost every detection). Everything
+after the Detect head's last convolutions (reshapes, DFL softmax, sigmoid, the concatenations) is
+therefore excluded; the convolutions, where the time goes, are int8 (QDQ, per-channel weights).
+
+Calibration: model-sized tiles cut the way the runtime cuts them (`vision.detector.tile_origins`),
+from synthetic training tiles and real photos of the finetune half only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+from tqdm import tqdm
+
+HEAD_PREFIX = "/model.22/"  # the Detect module in an Ultralytics YOLOv8 export
+
+
+def float_nodes(model_path: Path) -> list[str]:
+    """Nodes to keep in float: the Detect head's post-processing (not its convolutions)."""
+    import onnx
+
+    graph = onnx.load(str(model_path)).graph
+    keep = []
+    for node in graph.node:
+        if not node.name.startswith(HEAD_PREFIX):
+            continue
+        # the head's convs (cv2.*, cv3.*) quantise fine; the DFL conv is a fixed 0..15 expectation
+        is_head_conv = node.op_type == "Conv" and "/dfl/" not in node.name
+        if not is_head_conv:
+            keep.append(node.name)
+    return keep
+
+
+def calibration_tiles(folders: list[Path], n: int, size: tuple[int, int], seed: int = 0) -> list[np.ndarray]:
+    """Up to `n` NCHW float blobs, a random spread of images, every tile of each as the runtime cuts it."""
+    from datasets.real import REAL_ROOT, split_of
+    from vision.detector import tile_origins
+
+    real = REAL_ROOT.resolve()
+    paths = [p for f in folders for p in sorted(f.glob("*.jpg"))]
+    paths = [p for p in paths if not (real in p.resolve().parents and split_of(p.resolve()) == "test")]
+    rng = np.random.default_rng(seed)
+    th, tw = size
+    blobs: list[np.ndarray] = []
+    for i in rng.permutation(len(paths)):
+        img = cv2.imread(str(paths[i]))
+        if img is None:
+            continue
+        H, W = img.shape[:2]
+        for y in tile_origins(H, th, 64):
+            for x in tile_origins(W, tw, 64):
+                tile = img[y : y + th, x : x + tw]
+                tile = cv2.copyMakeBorder(tile, 0, th - tile.shape[0], 0, tw - tile.shape[1],
+                                          cv2.BORDER_CONSTANT, value=(114, 114, 114))
+                blobs.append(cv2.dnn.blobFromImage(tile, 1 / 255.0, swapRB=True))
+        if len(blobs) >= n:
+            break
+    return blobs[:n]
+
+
+def quantize(model: Path, out: Path, folders: list[Path], n_tiles: int = 64) -> Path:
+    import onnxruntime as ort
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    sess = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
+    inp = sess.get_inputs()[0]
+    size = (int(inp.shape[2]), int(inp.shape[3]))
+    blobs = calibration_tiles(folders, n_tiles, size)
+    if not blobs:
+        raise SystemExit(f"no calibration images found in {[str(f) for f in folders]}")
+
+    class Reader(CalibrationDataReader):
+        def __init__(self) -> None:
+            self.it = iter(tqdm([{inp.name: b} for b in blobs], desc="calibrating", unit="tile"))
+
+        def get_next(self):
+            return next(self.it, None)
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    pre = out.with_suffix(".pre.onnx")
+    quant_pre_process(str(model), str(pre), skip_symbolic_shape=True)
+    quantize_static(
+        str(pre), str(out), Reader(), quant_format=QuantFormat.QDQ, activation_type=QuantType.QUInt8,
+        weight_type=QuantType.QInt8, per_channel=True, nodes_to_exclude=float_nodes(pre),
+    )
+    pre.unlink(missing_ok=True)
+    copy_metadata(model, out)
+    return out
+
+
+def copy_metadata(src: Path, dst: Path) -> None:
+    """Class names and working scale travel with the model (the runtime refuses a model without)."""
+    import onnx
+
+    a, b = onnx.load(str(src)), onnx.load(str(dst))
+    have = {p.key for p in b.metadata_props}
+    for p in a.metadata_props:
+        if p.key not in have:
+            q = b.metadata_props.add()
+            q.key, q.value = p.key, p.value
+    q = b.metadata_props.add()
+    q.key, q.value = "quantization", "int8 QDQ, per-channel weights; Detect post-processing in float"
+    onnx.save(b, str(dst))
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--model", type=Path, default=Path("models/cards.onnx"))
+    p.add_argument("--out", type=Path, default=Path("models/cards.int8.onnx"))
+    p.add_argument("--calib", type=Path, action="append", required=True, help="a folder of .jpg (repeat)")
+    p.add_argument("--tiles", type=int, default=64)
+    args = p.parse_args(argv)
+    t = time.time()
+    out = quantize(args.model, args.out, args.calib, args.tiles)
+    print(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB) in {time.time() - t:.0f}s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
