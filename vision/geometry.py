@@ -594,15 +594,7 @@ def _place(
             # ... or when the table holds more of a card than two decks do: two of them are one card
             if over and _merge_in_seat(cards, g, fr, cfg, names=over):
                 fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
-            while _layout_error(fr) > 0:
-                trial_cards, trial_g = list(cards), list(g)
-                if not _merge_in_seat(trial_cards, trial_g, fr, cfg, only_one=True):
-                    break
-                trial = fit_rows([trial_cards[i] for i in trial_g], scale, toward, cfg)
-                if _layout_error(trial) >= _layout_error(fr):
-                    fr = fit_rows([cards[i] for i in g], scale, toward, cfg)  # restore anchors
-                    break
-                cards[:], g[:], fr = trial_cards, trial_g, trial
+            fr = _merge_while_it_helps(cards, g, fr, scale, toward, cfg)
         frames.append((fr, g, centre))
 
     # Same-card pairs must sit like the two corners of one card in the seat's frame (down and to the
@@ -626,7 +618,8 @@ def _place(
         doubtful = []
         for i in list(g):
             dev = _pair_deviation(cards[i], fr, here, scale, cfg)
-            if dev > cfg.pair_split and splittable(i):
+            sure = seat_offset is not None or not _pair_possible(cards[i], fr, cfg)
+            if dev > cfg.pair_split and sure and splittable(i):
                 _split(cards, g, i)
             elif dev > cfg.pair_tolerance:
                 doubtful.append(i)
@@ -793,47 +786,89 @@ def _best_pairing(
 
 
 def _merge_in_seat(
-    cards: list[_Card], g: list[int], fr: SeatFrame, cfg: GeometryConfig, only_one: bool = False,
-    names: set[str] | None = None,
+    cards: list[_Card], g: list[int], fr: SeatFrame, cfg: GeometryConfig, names: set[str] | None = None,
 ) -> bool:
     """With one deck, two single-corner reads of a card in one seat that sit like its two corners
     (the second below and right of the first in the seat's frame) are one card, even when camera
     tilt stretches them past `pair_max`. Returns whether anything merged."""
+    merged = False
+    for a, b in _merge_options(cards, g, fr, cfg, names, only_twos=True):
+        if not (cards[a].gone or cards[b].gone):
+            _merge_pair(cards, g, a, b)
+            merged = True
+    return merged
+
+
+def _merge_options(
+    cards: list[_Card], g: list[int], fr: SeatFrame, cfg: GeometryConfig, names: set[str] | None = None,
+    only_twos: bool = False,
+) -> list[tuple[int, int]]:
+    """Same-named single-corner reads in a seat that may be one card's two corners (the second in
+    `pair_box_one_deck` from the first, in the seat's frame), the most card-like first (nearest the
+    middle of `pair_box`). `only_twos`: only names read exactly twice (no doubt which two)."""
     by: dict[str, list[int]] = {}
     for i in g:
         if len(cards[i].points) == 1 and (names is None or cards[i].card in names):
             by.setdefault(cards[i].card, []).append(i)
-    merged = False
     x1, y1, x2, y2 = cfg.pair_box_one_deck
+    middle = np.array([(cfg.pair_box[0] + cfg.pair_box[2]) / 2, (cfg.pair_box[1] + cfg.pair_box[3]) / 2])
+    out: list[tuple[float, int, int]] = []
     for idx in by.values():
-        if len(idx) != 2:
+        if only_twos and len(idx) != 2:
             continue
-        a, b = sorted((cards[idx[0]], cards[idx[1]]), key=lambda c: float(c.points[0] @ fr.down))
-        v = (b.points[0] - a.points[0]) / ((a.size + b.size) / 2)
-        if not (x1 <= v @ fr.right <= x2 and y1 <= v @ fr.down <= y2):
-            continue
-        da, db = _detections(a)[0], _detections(b)[0]
-        keep, drop = (idx[0], idx[1]) if cards[idx[0]] is a else (idx[1], idx[0])
-        cards[keep] = _combine(da, db)
-        cards[drop] = replace(cards[drop], gone=True)  # a copy: a rejected trial leaves the original
-        g.remove(drop)
-        merged = True
-        if only_one:
-            break
-    return merged
+        for i, j in combinations(idx, 2):
+            a, b = sorted((i, j), key=lambda k: float(cards[k].points[0] @ fr.down))
+            v = (cards[b].points[0] - cards[a].points[0]) / ((cards[a].size + cards[b].size) / 2)
+            v = np.array([v @ fr.right, v @ fr.down])
+            if x1 <= v[0] <= x2 and y1 <= v[1] <= y2:
+                out.append((float(np.max(np.abs(v - middle))), a, b))
+    return [(a, b) for _, a, b in sorted(out)]
+
+
+def _merge_pair(cards: list[_Card], g: list[int], a: int, b: int) -> None:
+    """Cards a and b (single corners) become one card, kept at a; b is marked gone and leaves g."""
+    cards[a] = _combine(_detections(cards[a])[0], _detections(cards[b])[0])
+    cards[b] = replace(cards[b], gone=True)  # a copy: a rejected trial leaves the original
+    g.remove(b)
+
+
+def _merge_while_it_helps(
+    cards: list[_Card], g: list[int], fr: SeatFrame, scale: float, toward: np.ndarray | None,
+    cfg: GeometryConfig,
+) -> SeatFrame:
+    """Two decks: a far same-card pair may be two copies, so single corners merge one pair at a time,
+    the most card-like first, and only while that brings the seat closer to 3/5/5. With a card read
+    three times (two copies, one showing both corners) the first option may pair the copies: the
+    next ones are tried too. Returns the seat's frame after the merges kept."""
+    while _layout_error(fr) > 0:
+        for a, b in _merge_options(cards, g, fr, cfg):
+            trial_cards, trial_g = list(cards), list(g)
+            _merge_pair(trial_cards, trial_g, a, b)
+            trial = fit_rows([trial_cards[i] for i in trial_g], scale, toward, cfg)
+            if _layout_error(trial) < _layout_error(fr):
+                cards[:], g[:], fr = trial_cards, trial_g, trial
+                break
+        else:
+            return fit_rows([cards[i] for i in g], scale, toward, cfg)  # restore anchors after trials
+    return fr
 
 
 def _split_impossible(cards: list[_Card], g: list[int], fr: SeatFrame, cfg: GeometryConfig) -> None:
     """Split pairs whose second corner is nowhere a card's could be (`pair_box_one_deck`)."""
-    x1, y1, x2, y2 = cfg.pair_box_one_deck
     for i in list(g):
-        c = cards[i]
-        if len(c.points) != 2 or c.anchor is None:
-            continue
-        other = c.points[1] if c.anchor is c.points[0] else c.points[0]
-        v = (other - c.anchor) / c.size
-        if not (x1 <= v @ fr.right <= x2 and y1 <= v @ fr.down <= y2):
+        if not _pair_possible(cards[i], fr, cfg):
             _split(cards, g, i)
+
+
+def _pair_possible(c: _Card, fr: SeatFrame, cfg: GeometryConfig) -> bool:
+    """Whether a merged card's second corner lies where any card's could, seen in its seat's frame
+    (`pair_box_one_deck`: loose enough for camera tilt and shear). Single corners always can."""
+    if len(c.points) != 2 or c.anchor is None:
+        return True
+    x1, y1, x2, y2 = cfg.pair_box_one_deck
+    other = c.points[1] if c.anchor is c.points[0] else c.points[0]
+    v = (other - c.anchor) / c.size
+    return bool(x1 <= v @ fr.right <= x2 and y1 <= v @ fr.down <= y2)
 
 
 def _split(cards: list[_Card], g: list[int], i: int) -> None:
