@@ -45,7 +45,7 @@ class GeometryConfig:
 
     pair_min: float = 1.6  # top-left to bottom-right index centres of one card: 1.6..5.5 indices
     pair_max: float = 6.0
-    pair_box_one_deck: tuple[float, float, float, float] = (-0.5, 0.9, 7.5, 9.5)  # tilted camera: a far
+    pair_box_one_deck: tuple[float, float, float, float] = (-0.5, 0.7, 7.5, 9.5)  # tilted camera: a far
     # seat's cards are sheared, their corner diagonal can lean left of the row normal
     pair_typical: float = 3.5
     pair_box: tuple[float, float, float, float] = (1.0, 1.2, 3.8, 5.0)  # where any deck puts it
@@ -805,7 +805,8 @@ def _merge_options(
 ) -> list[tuple[int, int]]:
     """Same-named single-corner reads in a seat that may be one card's two corners (the second in
     `pair_box_one_deck` from the first, in the seat's frame), the most card-like first (nearest the
-    middle of `pair_box`). `only_twos`: only names read exactly twice (no doubt which two)."""
+    middle of `pair_box`; jokers measured in the seat's index heights). `only_twos`: only names read
+    exactly twice (no doubt which two)."""
     by: dict[str, list[int]] = {}
     for i in g:
         if len(cards[i].points) == 1 and (names is None or cards[i].card in names):
@@ -818,11 +819,20 @@ def _merge_options(
             continue
         for i, j in combinations(idx, 2):
             a, b = sorted((i, j), key=lambda k: float(cards[k].points[0] @ fr.down))
-            v = (cards[b].points[0] - cards[a].points[0]) / ((cards[a].size + cards[b].size) / 2)
+            v = (cards[b].points[0] - cards[a].points[0]) / _pair_unit(cards[a], cards[b], fr)
             v = np.array([v @ fr.right, v @ fr.down])
             if x1 <= v[0] <= x2 and y1 <= v[1] <= y2:
                 out.append((float(np.max(np.abs(v - middle))), a, b))
     return [(a, b) for _, a, b in sorted(out)]
+
+
+def _pair_unit(a: _Card, b: _Card, fr: SeatFrame) -> float:
+    """The length that measures two corners' offset: their own index height, but the seat's for a
+    joker, whose index is a design of its own (often a small medallion: its own height would make
+    its corner diagonal look far too long)."""
+    if a.card in JOKERS and fr.scale:
+        return fr.scale
+    return (a.size + b.size) / 2
 
 
 def _merge_pair(cards: list[_Card], g: list[int], a: int, b: int) -> None:
@@ -867,7 +877,7 @@ def _pair_possible(c: _Card, fr: SeatFrame, cfg: GeometryConfig) -> bool:
         return True
     x1, y1, x2, y2 = cfg.pair_box_one_deck
     other = c.points[1] if c.anchor is c.points[0] else c.points[0]
-    v = (other - c.anchor) / c.size
+    v = (other - c.anchor) / (fr.scale if c.card in JOKERS and fr.scale else c.size)  # as `_pair_unit`
     return bool(x1 <= v @ fr.right <= x2 and y1 <= v @ fr.down <= y2)
 
 

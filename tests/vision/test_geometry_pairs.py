@@ -61,3 +61,31 @@ def test_far_seat_two_copies_and_a_long_corner_diagonal():
     tr = read_table(detections(sc, seed=1), width=sc["width"], height=sc["height"], deck=104)
     assert _cards_right(sc, tr)
     assert [p.kind for p in tr.problems] == ["same_card"]  # legal, but worth a look
+
+
+def test_joker_medallion_corners_merge_in_a_one_deck_seat():
+    """One deck, a joker whose index is a small medallion (half an index high) and whose corners lie
+    far apart: in its own index heights no card's corners could; in the seat's they can. It is one
+    card (it used to be merged, then split again as impossible, one half renamed)."""
+    scene = build_table(3, seed=6, row_gap=1.0, jitter=0.01)
+    i = _both_corners(scene, 1)[0]
+    _move_bottom_right(scene, i, 1.0, 2.3)
+    sc = _rename(scene, [i], "BJ", shrink=0.5)
+    tr = read_table(detections(sc, seed=1), width=sc["width"], height=sc["height"], deck=54)
+    assert _cards_right(sc, tr) and not tr.problems, tr.problems
+
+
+def test_short_corner_diagonal_leaning_toward_the_row_stays_one_card():
+    """One deck, a small card with a big index: its corner diagonal is short, and seen in the row's
+    frame under perspective it leans toward the row (0.8 index heights down). Still one card (it used
+    to be split as impossible, the second corner renamed to another card)."""
+    scene = build_table(2, seed=6, row_gap=1.0, jitter=0.01)
+    i = _both_corners(scene, 0)[0]
+    c = scene["cards"][i]
+    right, down = _seat_axes(scene, 0)
+    tl, br = (np.array(ix["box"], float) for ix in c["indices"])
+    side = max(tl[2] - tl[0], tl[3] - tl[1])
+    shift = (tl[:2] + tl[2:]) / 2 + (1.5 * right + 0.8 * down) * side - (br[:2] + br[2:]) / 2
+    c["indices"][1]["box"] = [*(br[:2] + shift), *(br[2:] + shift)]
+    tr = read_table(detections(scene, seed=1), width=scene["width"], height=scene["height"])
+    assert _cards_right(scene, tr) and not tr.problems, tr.problems
