@@ -33,7 +33,7 @@ import numpy as np
 
 from .assign import assign
 from .classes import CLASS_INDEX, CLASS_NAMES, JOKERS
-from .types import ROWS, Detection, Problem, ReadCard, SeatRead, TableRead
+from .types import Detection, Problem, ReadCard, SeatRead, TableRead
 
 ROW_SIZES = {"head": 3, "middle": 5, "tail": 5}
 SEAT_SIZE = 13
@@ -81,6 +81,7 @@ class _Card:
     changed_from: str | None = None
     anchor: np.ndarray | None = None  # the top-left index centre, once the seat frame is known
     gone: bool = False  # merged into another card after seating
+    split: bool = False  # one half of a corner pair split after seating (the counts or the offset said so)
     dets: list[Detection] = field(default_factory=list)  # the detections it is made of
 
     @property
@@ -885,8 +886,8 @@ def _split(cards: list[_Card], g: list[int], i: int) -> None:
     """Undo a merge: card i becomes its first corner; its second is appended as a card of its own."""
     c = cards[i]
     a, b = _detections(c)
-    cards[i] = _single(a)
-    cards.append(_single(b))
+    cards[i] = replace(_single(a), split=True)
+    cards.append(replace(_single(b), split=True))
     g.append(len(cards) - 1)
 
 
@@ -1037,15 +1038,21 @@ def read_table(
         if len(places) > cap[card]:
             for s, row in places:
                 problems.append(Problem("duplicate", f"{card} is seen {len(places)} times", s, row, card))
-    for sr in seat_reads:  # two copies in one hand happen with two decks, but rarely: worth a look
-        rows_of: dict[str, list[str]] = {}
-        for row in ROWS:
-            for rc in getattr(sr, row):
-                rows_of.setdefault(rc.card, []).append(row)
-        for card, rows in rows_of.items():
-            if 1 < len(rows) <= cap[card]:
-                problems.append(Problem("same_card", f"{sr.name}: {card} twice ({' and '.join(rows)}); two "
-                                        "copies, or one card's two corners?", sr.seat, rows[-1], card))
+    photo_offset = _corner_offset_of(cards, [(fr, g) for fr, g, _ in frames])
+    for number, fi in enumerate(order):  # two copies in one hand: legal with two decks (and common)
+        fr, g, _ = frames[fi]
+        offset = _corner_offset_of(cards, [(fr, g)])
+        offset = offset if offset is not None else photo_offset
+        by_name: dict[str, list[_Card]] = {}
+        for row in fr.rows:
+            for j in row:
+                by_name.setdefault(cards[g[j]].card, []).append(cards[g[j]])
+        for card, copies in by_name.items():
+            if 1 < len(copies) <= cap[card] and _corners_of_one(copies, fr, offset, cfg):
+                rows = [seat_of[id(c)][1] for c in copies]
+                problems.append(Problem("same_card", f"{seat_reads[number].name}: {card} twice "
+                                        f"({' and '.join(rows)}); two copies, or one card's two corners?",
+                                        number, rows[-1], card))
     for c in live:  # unsure reads: a low top score, or a runner-up close behind (either corner)
         if id(c) not in seat_of or not c.boxes or c.changed_from:
             continue  # outside the seats (an orphan) or changed: reported as such
@@ -1064,6 +1071,32 @@ def read_table(
     for rc in orphan_reads:
         problems.append(Problem("orphan", f"{rc.card} lies outside every seat", card=rc.card))
     return TableRead(seat_reads, problems, orphan_reads, width, height)
+
+
+def _corners_of_one(
+    copies: list[_Card], fr: SeatFrame, offset: np.ndarray | None, cfg: GeometryConfig
+) -> bool:
+    """Whether two same-named cards of a seat could be one card's two corners read apart: the lower
+    one a lone corner where a card's second corner sits from the upper one's top-left (within
+    `pair_split` of `offset`, the seat's or the photo's corner offset; without one, anywhere in
+    `pair_box_one_deck`). Copies side by side, or far from that offset, cannot be: with two decks
+    such hands are common, and flagging them all would bury the real problems."""
+    x1, y1, x2, y2 = cfg.pair_box_one_deck
+    for a, b in combinations(copies, 2):  # the points as seen: a lone corner's anchor may be virtual
+        upper, lower = sorted((a, b), key=lambda c: min(float(p @ fr.down) for p in c.points))
+        if len(lower.points) != 1:
+            continue
+        if upper.split and lower.split:  # a pair split to mend the counts: the doubt is real
+            return True
+        top = min(upper.points, key=lambda p: float(p @ fr.down))
+        v = (lower.points[0] - top) / _pair_unit(upper, lower, fr)
+        v = np.array([v @ fr.right, v @ fr.down])
+        if offset is not None and upper.card not in JOKERS:
+            if float(np.max(np.abs(v - offset))) <= cfg.pair_split:
+                return True
+        elif x1 <= v[0] <= x2 and y1 <= v[1] <= y2:
+            return True
+    return False
 
 
 def _runner_up(card: str, scores: np.ndarray | None) -> tuple[str, float, float] | None:

@@ -269,7 +269,7 @@ def test_two_copies_in_one_seat_keep_their_own_corners():
     sc = _rename(scene, [4], scene["cards"][12]["card"])
     tr = read_table(detections(sc, seed=1), width=sc["width"], height=sc["height"], deck=104)
     assert _cards_right(sc, tr)
-    assert [p.kind for p in tr.problems] == ["same_card"]  # legal, but worth a look
+    assert not tr.problems  # legal, and the copies sit nowhere like one card's two corners
 
 
 def _with_scores(dets, box, make):
