@@ -394,13 +394,15 @@ def _split_1d(values: np.ndarray, gap: float, max_groups: int = 3) -> list[list[
 
 
 def fit_rows(
-    cards: list[_Card], scale: float, toward: np.ndarray | None, cfg: GeometryConfig = GeometryConfig()
+    cards: list[_Card], scale: float, toward: np.ndarray | None, cfg: GeometryConfig = GeometryConfig(),
+    offset: np.ndarray | None = None,
 ) -> SeatFrame:
     """Find one seat's row direction, its player's side, each card's top-left index, and the rows.
 
     `toward` is the direction from the seat to the table centre (None for a seat alone); the player
     sits on the other side. A seat alone uses the bottom-right corners it sees (they lie below and to
     the right of their row in the player's frame) and, failing those, assumes it reads upright.
+    `offset`: the photo's corner offset, for a seat with too few two-corner cards to show its own.
     """
     if cards:  # the seat's own index size: under camera tilt near seats look bigger than far ones
         scale = float(np.median([c.size for c in cards]))
@@ -435,10 +437,10 @@ def fit_rows(
         if votes == 0:
             sign = _lone_side(cards, right, down, sign, scale, cfg)
         # corner votes decide the side as surely as the table centre does
-        fr = _frame(cards, right * sign, down * sign, scale, cfg, sure_side=votes != 0)
+        fr = _frame(cards, right * sign, down * sign, scale, cfg, sure_side=votes != 0, offset=offset)
         fr.side_known = votes != 0
         return fr
-    return _frame(cards, right * sign, down * sign, scale, cfg, sure_side=True)
+    return _frame(cards, right * sign, down * sign, scale, cfg, sure_side=True, offset=offset)
 
 
 def _lone_side(cards: list[_Card], right: np.ndarray, down: np.ndarray, sign: float, scale: float,
@@ -460,14 +462,14 @@ def _lone_side(cards: list[_Card], right: np.ndarray, down: np.ndarray, sign: fl
 
 
 def _frame(cards: list[_Card], right: np.ndarray, down: np.ndarray, scale: float, cfg: GeometryConfig,
-           sure_side: bool = False, virtual: bool = True) -> SeatFrame:
+           sure_side: bool = False, virtual: bool = True, offset: np.ndarray | None = None) -> SeatFrame:
     """The seat's frame and rows once its side is chosen: anchors, then a 1-D split into rows."""
     up = -down
     orientation = math.degrees(math.atan2(-up[0], -up[1])) % 360.0  # as datasets.synth: 90 = up is left
 
     for c in cards:  # the top-left corner is the one nearer the table (smaller `down`)
         c.anchor = min(c.points, key=lambda p: float(p @ down))
-    optional = _virtual_anchors(cards, right, down, scale, cfg, sure_side=sure_side) if virtual else []
+    optional = _virtual_anchors(cards, right, down, scale, cfg, sure_side, offset) if virtual else []
     fr = _rows(cards, right, down, orientation, scale, cfg)
     if optional and _layout_error(fr) > 0:
         for c, point in optional:
@@ -490,23 +492,25 @@ def _rows(cards: list[_Card], right: np.ndarray, down: np.ndarray, orientation: 
 
 
 def _virtual_anchors(cards: list[_Card], right: np.ndarray, down: np.ndarray, scale: float,
-                     cfg: GeometryConfig, sure_side: bool = False) -> list[tuple[_Card, np.ndarray]]:
+                     cfg: GeometryConfig, sure_side: bool = False,
+                     offset: np.ndarray | None = None) -> list[tuple[_Card, np.ndarray]]:
     """A card seen by one corner only may show its bottom-right one (its top cut off by the photo's
     edge or covered): when stepping back by the deck's corner offset (learnt from this seat's
-    two-corner cards) puts it on a row line where it is not now, use that point as its top-left.
+    two-corner cards, or the photo's `offset` when it has fewer than two) puts it on a row line where
+    it is not now, use that point as its top-left.
 
     Returns the moves left open: a point just off its line whose step back lands mid-row, in a row
     spread out enough that its bottom-right corner would show (the caller keeps them if the counts
     come closer to 3/5/5)."""
     merged = [c for c in cards if len(c.points) == 2 and c.anchor is not None]
     singles = [c for c in cards if len(c.points) == 1]
-    if len(merged) < 2 or not singles:
+    if not singles or (len(merged) < 2 and offset is None):
         return []
     vs = []
     for c in merged:
         other = c.points[1] if c.anchor is c.points[0] else c.points[0]
         vs.append([(other - c.anchor) @ right / c.size, (other - c.anchor) @ down / c.size])
-    vr, vd = np.median(np.array(vs), axis=0)
+    vr, vd = np.median(np.array(vs), axis=0) if len(merged) >= 2 else offset  # else: the photo's
     tol = cfg.line_sigma * 2 * scale
     optional: list[tuple[_Card, np.ndarray]] = []
     for c in singles:
@@ -607,7 +611,7 @@ def _place(
         if one_deck:  # a card exists once: split a same-card pair only if it cannot be one card
             _split_impossible(cards, g, fr, cfg)
             toward = (table_centre - centre) if n_seats > 1 else None
-            frames[k] = (fit_rows([cards[i] for i in g], scale, toward, cfg), g, centre)
+            frames[k] = (fit_rows([cards[i] for i in g], scale, toward, cfg, offset), g, centre)
             continue
         toward = (table_centre - centre) if n_seats > 1 else None
         seat_offset = _corner_offset_of(cards, [(fr, g)])  # the seat's own shear, if it shows it
@@ -624,7 +628,7 @@ def _place(
                 _split(cards, g, i)
             elif dev > cfg.pair_tolerance:
                 doubtful.append(i)
-        fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
+        fr = fit_rows([cards[i] for i in g], scale, toward, cfg, here)
         if _layout_error(fr) > 0:  # a wrong count: any pair may be two copies (65-card deck)
             doubtful = [i for i in g if len(cards[i].points) == 2]
         doubtful = [i for i in doubtful if splittable(i)]
@@ -635,16 +639,16 @@ def _place(
             for i in doubtful:
                 trial_cards, trial_g = list(cards), list(g)
                 _split(trial_cards, trial_g, i)
-                trial = fit_rows([trial_cards[j] for j in trial_g], scale, toward, cfg)
+                trial = fit_rows([trial_cards[j] for j in trial_g], scale, toward, cfg, here)
                 key = (_layout_error(trial), -_pair_deviation(cards[i], fr, here, scale, cfg))
                 if best is None or key < best[0]:
                     best = (key, i, trial_cards, trial_g)
-            fr = fit_rows([cards[j] for j in g], scale, toward, cfg)  # restore anchors after trials
+            fr = fit_rows([cards[j] for j in g], scale, toward, cfg, here)  # restore anchors after trials
             if best is None or best[0][0] >= _layout_error(fr):
                 break
             _, i, cards[:], g[:] = best
             doubtful.remove(i)
-            fr = fit_rows([cards[j] for j in g], scale, toward, cfg)
+            fr = fit_rows([cards[j] for j in g], scale, toward, cfg, here)
         frames[k] = (fr, g, centre)
 
     return _Placement(cards, frames, strays, table_centre, deck)

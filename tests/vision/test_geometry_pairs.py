@@ -115,3 +115,15 @@ def test_a_cards_two_corners_read_as_two_copies_are_flagged():
     scene["cards"][gone]["indices"][0]["visible"] = False
     tr = read_table(detections(scene, seed=1), width=scene["width"], height=scene["height"], deck=104)
     assert ("same_card", scene["cards"][i]["card"]) in [(p.kind, p.card) for p in tr.problems], tr.problems
+
+
+def test_lone_bottom_right_steps_back_by_the_photos_offset():
+    """Two decks, a seat with one two-corner card only (too few to learn its own corner offset) whose
+    head row's last card shows its bottom-right index alone (the top-left covered): stepped back by
+    the photo's corner offset it lands on the head row (it used to stay in the middle row: 2/6/5)."""
+    scene = build_table(5, seed=5, row_gap=0.9)  # the corner falls between the rows, off both lines
+    c = next(c for c in scene["cards"] if c["seat"] == 2 and c["row"] == "head" and c["position"] == 2)
+    c["indices"][0]["visible"], c["indices"][1]["visible"] = False, True
+    assert len(_both_corners(scene, 2)) == 1
+    tr = read_table(detections(scene, seed=1), width=scene["width"], height=scene["height"], deck=104)
+    assert _cards_right(scene, tr) and not tr.problems, tr.problems
