@@ -574,6 +574,8 @@ def _place(
     deck = deck or (65 if k >= 5 else 52)
     labels = [c.card for c in cards] if max(deck_capacity(deck).values()) == 1 else None
     groups, strays = group_seats(centers, k, np.array([c.size for c in cards]), cfg, labels)
+    if _split_across_seats(cards, groups):
+        centers = np.array([c.center for c in cards]).reshape(-1, 2)
     n_seats = len(groups)
 
     table_centre = (
@@ -652,6 +654,32 @@ def _place(
         frames[k] = (fr, g, centre)
 
     return _Placement(cards, frames, strays, table_centre, deck)
+
+
+def _split_across_seats(cards: list[_Card], groups: list[list[int]]) -> bool:
+    """Two copies of a card in neighbouring seats can sit a card diagonal apart: `merge_corners`, which
+    runs before the seats are known, may pair them. Such a card lies between the seats, in one of
+    them; one of its corners is then much nearer another seat's cards than its own seat's (a true
+    corner lies among its seat's cards): split it, and that corner joins the other seat. Returns
+    whether anything was split."""
+    split = False
+    for k, g in enumerate(groups if len(groups) > 1 else []):
+        for i in list(g):
+            c = cards[i]
+            if len(c.points) != 2:
+                continue
+            for n, p in enumerate(c.points):
+                near = [min((float(np.linalg.norm(p - q)) for j in h if j != i for q in cards[j].points),
+                            default=math.inf) for h in groups]
+                other = min((kk for kk in range(len(groups)) if kk != k), key=lambda kk: near[kk])
+                if near[other] < 0.5 * near[k]:
+                    _split(cards, g, i)
+                    moved = i if n == 0 else g[-1]
+                    g.remove(moved)
+                    groups[other].append(moved)
+                    split = True
+                    break
+    return split
 
 
 def _pair_deviation(c: _Card, fr: SeatFrame, offset: np.ndarray | None, scale: float,

@@ -127,3 +127,29 @@ def test_lone_bottom_right_steps_back_by_the_photos_offset():
     assert len(_both_corners(scene, 2)) == 1
     tr = read_table(detections(scene, seed=1), width=scene["width"], height=scene["height"], deck=104)
     assert _cards_right(scene, tr) and not tr.problems, tr.problems
+
+
+def _shift_seat(scene: dict, seat: int, d: np.ndarray) -> None:
+    """Move a whole seat (its cards' quads and index boxes) by d pixels."""
+    for c in scene["cards"]:
+        if c["seat"] == seat:
+            c["quad"] = [[x + d[0], y + d[1]] for x, y in c["quad"]]
+            for ix in c["indices"]:
+                x1, y1, x2, y2 = ix["box"]
+                ix["box"] = [x1 + d[0], y1 + d[1], x2 + d[0], y2 + d[1]]
+
+
+def test_copies_in_neighbouring_seats_are_not_one_card():
+    """Two decks, two copies of a card at the near ends of two neighbouring seats' head rows, about
+    five index heights apart: corner pairing, before the seats are known, takes them for one card's
+    two corners. Each corner lies among its own seat's cards, so the "card" is split between the
+    seats (it used to leave one seat with 12 cards and the other with a card too many)."""
+    scene = build_table(5, seed=5, row_gap=0.75, jitter=0.01)
+    a, b = scene["cards"][41], scene["cards"][52]  # head rows of seats 3 and 4, nearest each other
+    ca, cb = (np.array(c["indices"][0]["box"]).reshape(2, 2).mean(0) for c in (a, b))
+    side = max(np.diff(np.array(a["indices"][0]["box"]).reshape(2, 2), axis=0)[0])
+    _shift_seat(scene, 4, (ca - cb) / np.linalg.norm(ca - cb) * 2.7 * side)
+    name = next(c["card"] for c in (a, b) if not c["card"].endswith("s"))
+    sc = _rename(scene, [41, 52], name)
+    tr = read_table(detections(sc, seed=1), width=sc["width"], height=sc["height"], deck=104)
+    assert _cards_right(sc, tr) and not tr.problems, tr.problems
