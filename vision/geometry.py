@@ -81,7 +81,7 @@ class _Card:
     changed_from: str | None = None
     anchor: np.ndarray | None = None  # the top-left index centre, once the seat frame is known
     gone: bool = False  # merged into another card after seating
-    split: bool = False  # one half of a corner pair split after seating (the counts or the offset said so)
+    split: bool = False  # one half of a corner pair split after seating that could still be one card
     dets: list[Detection] = field(default_factory=list)  # the detections it is made of
 
     @property
@@ -627,7 +627,7 @@ def _place(
             dev = _pair_deviation(cards[i], fr, here, scale, cfg)
             sure = seat_offset is not None or not _pair_possible(cards[i], fr, cfg)
             if dev > cfg.pair_split and sure and splittable(i):
-                _split(cards, g, i)
+                _split(cards, g, i, doubt=_pair_possible(cards[i], fr, cfg))
             elif dev > cfg.pair_tolerance:
                 doubtful.append(i)
         fr = fit_rows([cards[i] for i in g], scale, toward, cfg, here)
@@ -640,7 +640,7 @@ def _place(
             best = None
             for i in doubtful:
                 trial_cards, trial_g = list(cards), list(g)
-                _split(trial_cards, trial_g, i)
+                _split(trial_cards, trial_g, i, doubt=True)
                 trial = fit_rows([trial_cards[j] for j in trial_g], scale, toward, cfg, here)
                 key = (_layout_error(trial), -_pair_deviation(cards[i], fr, here, scale, cfg))
                 if best is None or key < best[0]:
@@ -770,12 +770,7 @@ def _best_pairing(
     tops = anchors or []
 
     def covered(a: int) -> bool:
-        u = fr.scale or sizes[a]
-        for o in tops:
-            d = o - pts[a]
-            if abs(float(d @ fr.down)) < cfg.row_gap / 2 * u and 0.3 * u < float(d @ fr.right) < 4.0 * u:
-                return True
-        return False
+        return _covered(pts[a], tops, fr, fr.scale or sizes[a], cfg)
     joker = dets[0].card in JOKERS  # a design of its own: the loose box, in the seat's units
     box = cfg.pair_box_one_deck if one_deck or joker else cfg.pair_box
 
@@ -816,6 +811,21 @@ def _best_pairing(
 
     search(list(range(len(dets))), [], 0.0)
     return best[1] if best else []
+
+
+def _covered(
+    top: np.ndarray, anchors: list[np.ndarray], fr: SeatFrame, unit: float, cfg: GeometryConfig,
+    reach: float = 4.0,
+) -> bool:
+    """Whether a card whose top-left index is at `top` has another card's top-left just right of it
+    (less than `reach` index heights) in its row (`anchors`: the seat's top-left index centres): that
+    card lies over its bottom-right corner, which cannot show."""
+    for o in anchors:
+        d = o - top
+        in_row = abs(float(d @ fr.down)) < cfg.row_gap / 2 * unit
+        if in_row and 0.3 * unit < float(d @ fr.right) < reach * unit:
+            return True
+    return False
 
 
 def _merge_in_seat(
@@ -914,12 +924,13 @@ def _pair_possible(c: _Card, fr: SeatFrame, cfg: GeometryConfig) -> bool:
     return bool(x1 <= v @ fr.right <= x2 and y1 <= v @ fr.down <= y2)
 
 
-def _split(cards: list[_Card], g: list[int], i: int) -> None:
-    """Undo a merge: card i becomes its first corner; its second is appended as a card of its own."""
+def _split(cards: list[_Card], g: list[int], i: int, doubt: bool = False) -> None:
+    """Undo a merge: card i becomes its first corner; its second is appended as a card of its own.
+    `doubt`: the corners could still be one card's (split for the counts, or off the corner offset)."""
     c = cards[i]
     a, b = _detections(c)
-    cards[i] = replace(_single(a), split=True)
-    cards.append(replace(_single(b), split=True))
+    cards[i] = replace(_single(a), split=doubt)
+    cards.append(replace(_single(b), split=doubt))
     g.append(len(cards) - 1)
 
 
@@ -1079,8 +1090,9 @@ def read_table(
         for row in fr.rows:
             for j in row:
                 by_name.setdefault(cards[g[j]].card, []).append(cards[g[j]])
+        anchors = [cards[g[j]].anchor for row in fr.rows for j in row if cards[g[j]].anchor is not None]
         for card, copies in by_name.items():
-            if 1 < len(copies) <= cap[card] and _corners_of_one(copies, fr, offset, cfg):
+            if 1 < len(copies) <= cap[card] and _corners_of_one(copies, fr, offset, cfg, anchors):
                 rows = [seat_of[id(c)][1] for c in copies]
                 problems.append(Problem("same_card", f"{seat_reads[number].name}: {card} twice "
                                         f"({' and '.join(rows)}); two copies, or one card's two corners?",
@@ -1106,27 +1118,31 @@ def read_table(
 
 
 def _corners_of_one(
-    copies: list[_Card], fr: SeatFrame, offset: np.ndarray | None, cfg: GeometryConfig
+    copies: list[_Card], fr: SeatFrame, offset: np.ndarray | None, cfg: GeometryConfig,
+    anchors: list[np.ndarray],
 ) -> bool:
-    """Whether two same-named cards of a seat could be one card's two corners read apart: the lower
-    one a lone corner where a card's second corner sits from the upper one's top-left (within
-    `pair_split` of `offset`, the seat's or the photo's corner offset; without one, anywhere in
-    `pair_box_one_deck`). Copies side by side, or far from that offset, cannot be: with two decks
-    such hands are common, and flagging them all would bury the real problems."""
+    """Whether two same-named cards of a seat could be one card's two corners read apart: both lone
+    corners, the upper one's second corner not covered by the next card in its row (`anchors`: the
+    seat's top-left index centres; `offset`: where the second corner sits, from the seat or the
+    photo), and either a pair split after seating that could be one card or the lower one where any
+    card's second corner could sit (`pair_box_one_deck`). Other copies cannot be one card: with two
+    decks such hands are common, and flagging them all would bury the real problems."""
     x1, y1, x2, y2 = cfg.pair_box_one_deck
     for a, b in combinations(copies, 2):  # the points as seen: a lone corner's anchor may be virtual
         upper, lower = sorted((a, b), key=lambda c: min(float(p @ fr.down) for p in c.points))
-        if len(lower.points) != 1:
-            continue
-        if upper.split and lower.split:  # a pair split to mend the counts: the doubt is real
-            return True
+        if len(lower.points) != 1 or len(upper.points) != 1:
+            continue  # the upper one shows both its corners: the lower one is another card
         top = min(upper.points, key=lambda p: float(p @ fr.down))
+        others = [p for p in anchors if p is not upper.anchor and p is not lower.anchor]
+        # covered when the next card's left edge (~0.3 left of its index) lies over the second
+        # index (~0.2 wide) by more than the ~40% that hides an index: a spread row shows it
+        reach = float(offset[0]) + 0.3 if offset is not None else 4.0
+        if _covered(top, others, fr, fr.scale or upper.size, cfg, reach):
+            continue  # the next card in its row lies over where its second corner would be
+        if upper.split and lower.split:  # a possible pair split (counts, offset): the doubt is real
+            return True
         v = (lower.points[0] - top) / _pair_unit(upper, lower, fr)
-        v = np.array([v @ fr.right, v @ fr.down])
-        if offset is not None and upper.card not in JOKERS:
-            if float(np.max(np.abs(v - offset))) <= cfg.pair_split:
-                return True
-        elif x1 <= v[0] <= x2 and y1 <= v[1] <= y2:
+        if x1 <= v @ fr.right <= x2 and y1 <= v @ fr.down <= y2:
             return True
     return False
 

@@ -153,3 +153,16 @@ def test_copies_in_neighbouring_seats_are_not_one_card():
     sc = _rename(scene, [41, 52], name)
     tr = read_table(detections(sc, seed=1), width=sc["width"], height=sc["height"], deck=104)
     assert _cards_right(sc, tr) and not tr.problems, tr.problems
+
+
+def test_copy_at_the_corner_offset_below_a_covered_card_is_not_flagged():
+    """Two decks, a copy in the tail just where the middle row's second card would show its bottom-
+    right corner; but the next card of the middle row lies over that corner, so it cannot show: two
+    copies, nothing to ask (it used to be flagged as `same_card`)."""
+    scene = build_table(5, seed=7, row_gap=0.75, jitter=0.01)
+    at = {(c["seat"], c["row"], c["position"]): i for i, c in enumerate(scene["cards"])}
+    upper, lower = at[(3, "middle", 1)], at[(3, "tail", 3)]
+    name = next(n for n in (scene["cards"][upper]["card"], scene["cards"][lower]["card"]) if not n.endswith("s"))
+    sc = _rename(scene, [upper, lower], name)
+    tr = read_table(detections(sc, seed=1), width=sc["width"], height=sc["height"], deck=104)
+    assert _cards_right(sc, tr) and not tr.problems, tr.problems
