@@ -504,8 +504,10 @@ def _virtual_anchors(cards: list[_Card], right: np.ndarray, down: np.ndarray, sc
     come closer to 3/5/5)."""
     merged = [c for c in cards if len(c.points) == 2 and c.anchor is not None]
     singles = [c for c in cards if len(c.points) == 1]
-    if not singles or (len(merged) < 2 and offset is None):
+    if not singles:
         return []
+    if len(merged) < 2 and offset is None:  # nothing learnt: the middle of where any deck puts it
+        offset = np.array([(cfg.pair_box[0] + cfg.pair_box[2]) / 2, (cfg.pair_box[1] + cfg.pair_box[3]) / 2])
     vs = []
     for c in merged:
         other = c.points[1] if c.anchor is c.points[0] else c.points[0]

@@ -167,3 +167,17 @@ def test_copy_at_the_corner_offset_below_a_covered_card_is_not_flagged():
     sc = _rename(scene, [upper, lower], name)
     tr = read_table(detections(sc, seed=1), width=sc["width"], height=sc["height"], deck=104)
     assert _cards_right(sc, tr) and not tr.problems, tr.problems
+
+
+def test_seat_alone_lone_bottom_right_with_no_corner_pair_in_view():
+    """A close-up: the head row's last card cut by the photo's edge shows only its bottom-right index,
+    and no card shows both corners, so nothing in the photo tells the corner offset. Stepped back by
+    the middle of where any deck puts it, it lands on the head row (it used to join the middle
+    row: 2/6/5)."""
+    scene = build_table(1, seed=8, row_gap=0.9)  # the corner falls between the rows, off both lines
+    for c in scene["cards"]:
+        c["indices"][1]["visible"] = False
+    c = next(c for c in scene["cards"] if c["row"] == "head" and c["position"] == 2)
+    c["indices"][0]["visible"], c["indices"][1]["visible"] = False, True
+    tr = read_table(detections(scene, seed=1), width=scene["width"], height=scene["height"])
+    assert _cards_right(scene, tr) and not tr.problems, tr.problems
