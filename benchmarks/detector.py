@@ -26,7 +26,7 @@ from tqdm import tqdm
 
 from benchmarks.metrics import BoxMAP, CardScore
 from vision.classifier import DEFAULT_CLASSIFIER, IndexClassifier
-from vision.detector import DEFAULT_CLASSIFIER_CONF, DEFAULT_CONF, Detector
+from vision.detector import DEFAULT_BOX_CONF, DEFAULT_CLASSIFIER_CONF, DEFAULT_CONF, Detector
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -116,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--classifier", choices=["on", "off", "both"], default="both",
                    help="second-stage index classifier: with it, without it, or both designs")
     p.add_argument("--classifier-model", default=str(DEFAULT_CLASSIFIER))
-    p.add_argument("--box-conf", type=float, default=0.01, help="YOLO box threshold under the classifier")
+    p.add_argument("--box-conf", type=float, default=DEFAULT_BOX_CONF,
+                   help="YOLO box threshold under the classifier")
     p.add_argument("--bg-drop", type=float, default=0.5, help="drop boxes the classifier calls background")
     p.add_argument("--fuse", choices=["classifier", "product", "both"], default="classifier",
                    help="card scores from the classifier alone, or times YOLO's (both: measure each)")

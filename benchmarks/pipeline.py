@@ -1,7 +1,8 @@
 """Photo to table, end to end: exact tables, real-photo card F1, and speed against Ultralytics (slow).
 
     python -m benchmarks.pipeline [--model models/cards.onnx] [--weights models/best.pt]
-                                  [--tables 50] [--runs 7] [--int8] [--skip-e2e] [--skip-real]
+                                  [--tables 50] [--runs 7] [--also models/cards.fp32.onnx]
+                                  [--skip-e2e] [--skip-real]
 
 - Held-out generated table photos (a seed never used for training): the fraction of tables where
   every seat's head, middle and tail come out exactly right, and of the wrong ones how many carry a
@@ -11,8 +12,8 @@
   the same run Ultralytics' own CPU `predict` of the same weights (.pt) on the same file at the same
   working resolution (run in the train venv: `--train-python`, default $TRAIN_PYTHON or
   /work/venvs/train/bin/python), and the ratio.
-- `--int8`: the model quantised with onnxruntime's static QDQ quantisation (calibrated on generated
-  tiles), timed and measured the same way.
+- `--also MODEL`: another ONNX export timed and measured the same way, e.g. the float export
+  `models/cards.fp32.onnx` the shipped int8 model was quantised from (`vision.quantize`).
 
 Runs as soon as the model exists; without it, it says so and stops.
 """
@@ -177,42 +178,6 @@ def time_ultralytics(
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 
-def quantize_int8(model: Path, out: Path, calib_tiles: int = 32) -> Path:
-    """Static QDQ int8 (onnxruntime.quantization), calibrated on model-sized crops of generated photos."""
-    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
-    from onnxruntime.quantization.shape_inference import quant_pre_process
-
-    det = Detector(model)
-    th, tw = det.input_hw
-    folder = generate(BENCH / "calib", 16, 2718)
-    blobs = []
-    for img_path in sorted((folder / "images").glob("*.jpg")):
-        img = cv2.imread(str(img_path))
-        h, w = img.shape[:2]
-        for y in range(0, max(1, h - th + 1), th):
-            for x in range(0, max(1, w - tw + 1), tw):
-                tile = img[y : y + th, x : x + tw]
-                tile = cv2.copyMakeBorder(tile, 0, th - tile.shape[0], 0, tw - tile.shape[1],
-                                          cv2.BORDER_CONSTANT, value=(114, 114, 114))
-                blobs.append(cv2.dnn.blobFromImage(tile, 1 / 255.0, swapRB=True))
-    blobs = blobs[:calib_tiles]
-
-    class Reader(CalibrationDataReader):
-        def __init__(self) -> None:
-            self.it = iter([{det.input_name: b} for b in blobs])
-
-        def get_next(self):
-            return next(self.it, None)
-
-    out.parent.mkdir(parents=True, exist_ok=True)
-    pre = out.with_suffix(".pre.onnx")
-    quant_pre_process(str(model), str(pre), skip_symbolic_shape=True)
-    quantize_static(str(pre), str(out), Reader(), quant_format=QuantFormat.QDQ,
-                    activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, per_channel=True)
-    pre.unlink(missing_ok=True)
-    return out
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--model", type=Path, default=Path(os.environ.get("CARDS_MODEL", DEFAULT_MODEL)))
@@ -224,33 +189,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=7, help="timed runs per figure (median)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--long-side", type=int, default=TileConfig.long_side)
-    ap.add_argument("--int8", action="store_true", help="also quantise to int8 and measure it")
+    ap.add_argument("--also", type=Path, action="append", default=[],
+                    help="another ONNX model to time and measure the same way (repeat)")
     ap.add_argument("--skip-e2e", action="store_true")
     ap.add_argument("--skip-real", action="store_true")
-    ap.add_argument("--quantize", nargs=2, metavar=("MODEL", "OUT"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    if args.quantize:  # run inside the train venv, which has the `onnx` package quantisation needs
-        quantize_int8(Path(args.quantize[0]), Path(args.quantize[1]))
-        return 0
     if not args.model.exists():
         print(f"no model at {args.model}: train and export it first (see vision/train.py)")
         return 1
     weights = args.weights or next((p for p in (REPO / "models" / "best.pt", REPO / "models" / "last.pt")
                                     if p.exists()), REPO / "models" / "best.pt")
     tiles = TileConfig(long_side=args.long_side)
-    models = {"fp32": Detector(args.model, threads=args.threads, tiles=tiles)}
-    if args.int8:
-        q = BENCH / "cards.int8.onnx"
-        try:
-            import onnx  # noqa: F401
-
-            quantize_int8(args.model, q)
-        except ImportError:
-            cmd = [args.train_python, "-m", "benchmarks.pipeline", "--quantize", str(args.model), str(q)]
-            subprocess.run(cmd,
-                           check=True, cwd=REPO)
-        models["int8"] = Detector(q, threads=args.threads, tiles=tiles)
-    print(f"model {args.model} input {models['fp32'].input_hw}, long side {args.long_side}, "
+    models = {args.model.name: Detector(args.model, threads=args.threads, tiles=tiles)}
+    for other in args.also:
+        models[other.name] = Detector(other, threads=args.threads, tiles=tiles)
+    print(f"model {args.model} input {models[args.model.name].input_hw}, long side {args.long_side}, "
           f"{args.threads} threads")
 
     photo = speed_photo()

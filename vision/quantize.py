@@ -1,7 +1,9 @@
 """Static int8 quantisation of the detector's ONNX model (onnxruntime's own tools; extra `train`).
 
-    python -m vision.quantize --model models/cards.onnx --out models/cards.int8.onnx \\
+    python -m vision.quantize --model models/cards.fp32.onnx --out models/cards.onnx \\
         --calib /work/train/data/v1/train/images --calib /work/train/crops/real_ft/images
+
+(`models/cards.fp32.onnx` is what `python -m vision.export` writes.)
 
 Why the head stays in float: YOLOv8's ONNX output is one tensor that concatenates box coordinates
 (0..640 pixels) with class probabilities (0..1). Quantised with one scale, a step of ~2.5 wipes every
@@ -117,8 +119,8 @@ def copy_metadata(src: Path, dst: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--model", type=Path, default=Path("models/cards.onnx"))
-    p.add_argument("--out", type=Path, default=Path("models/cards.int8.onnx"))
+    p.add_argument("--model", type=Path, default=Path("models/cards.fp32.onnx"))
+    p.add_argument("--out", type=Path, default=Path("models/cards.onnx"))
     p.add_argument("--calib", type=Path, action="append", required=True, help="a folder of .jpg (repeat)")
     p.add_argument("--tiles", type=int, default=64)
     args = p.parse_args(argv)
