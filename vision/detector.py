@@ -237,7 +237,7 @@ class Detector:
     the card, the 54 scores (background removed, renormalised) and the confidence (the probability of
     that card, background included) come from the classifier, or from its product with YOLO's scores
     when `fuse="product"`; a box the classifier calls background with probability >= `bg_drop` is
-    dropped, and then the operating threshold `conf` applies to the new confidence (default 0.4 with
+    dropped, and then the operating threshold `conf` applies to the new confidence (default 0.6 with
     the classifier, 0.25 without).
     """
 
