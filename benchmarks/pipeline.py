@@ -199,6 +199,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     weights = args.weights or next((p for p in (REPO / "models" / "best.pt", REPO / "models" / "last.pt")
                                     if p.exists()), REPO / "models" / "best.pt")
+    # Render every generated photo before any onnxruntime session exists: the generator forks worker
+    # processes, and a fork taken after onnxruntime started its threads hung here.
+    photo = speed_photo()
+    if not args.skip_e2e:
+        generate(BENCH / f"e2e-{args.seed}-{args.tables}", args.tables, args.seed)
     tiles = TileConfig(long_side=args.long_side)
     models = {args.model.name: Detector(args.model, threads=args.threads, tiles=tiles)}
     for other in args.also:
@@ -206,7 +211,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"model {args.model} input {models[args.model.name].input_hw}, long side {args.long_side}, "
           f"{args.threads} threads")
 
-    photo = speed_photo()
     work = vision.open_photo(photo, long_side=args.long_side).image.shape
     medians: dict[str, float] = {}
     for name, det in models.items():

@@ -1058,6 +1058,10 @@ def read_table(
                                         sr.seat, row))
     if seats and n_seats != seats:
         problems.append(Problem("seat_missing", f"found {n_seats} seats, expected {seats}"))
+    if not any(sr.cards for sr in seat_reads):
+        # An empty read is not an empty table: nothing may pass as "read, no problem" that read nothing.
+        problems.append(Problem("no_cards", "no card was read in this photo: retake it closer and "
+                                            "better lit, or type the cards"))
     for number, fi in enumerate(order):  # a seat alone, cut by the photo's edge, side undecided
         fr, g, _ = frames[fi]
         if not fr.side_known and width and height and any(

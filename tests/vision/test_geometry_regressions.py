@@ -45,3 +45,12 @@ def test_seat_cut_beyond_the_longest_links_is_found():
     narrow = GeometryConfig(seat_cut_more=GeometryConfig().seat_cut_candidates)  # as it was
     seats, _ = group_seats(np.vstack([loose, tight]), 2, np.ones(26), narrow)
     assert sorted(map(len, seats)) != [13, 13]
+
+
+def test_a_photo_where_nothing_was_read_says_so():
+    """Found end to end: a generated one-seat table read as no seat at all carried no problem."""
+    from vision.geometry import read_table
+
+    table = read_table([], width=1280, height=960)
+    assert table.seats == [] or not any(s.cards for s in table.seats)
+    assert [p.kind for p in table.problems] == ["no_cards"]
