@@ -51,12 +51,10 @@ def read_yolo(root: Path) -> list[tuple[Path, np.ndarray]]:
 
 def refuse_test_half(items: list[tuple[Path, np.ndarray]]) -> None:
     """No crop may come from a real photo the detector is measured on."""
-    from datasets.real import REAL_ROOT, split_of
+    from datasets.real import in_test_half
 
-    real = REAL_ROOT.resolve()
     for img, _ in items:
-        target = img.resolve()
-        if real in target.parents and split_of(target) == "test":
+        if in_test_half(img):
             raise SystemExit(f"{img} is in the real set's test half; export --split finetune only")
 
 

@@ -34,21 +34,12 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
+from benchmarks.metrics import iou_matrix  # the benchmark's IoU: "IoU >= 0.5" means the same in both
 from datasets.crops import BG, _overlaps, held_out, read_yolo, refuse_test_half
 from vision.classifier import CROP_SIZE, crop_box
 
 POS_IOU = 0.5
 PROPOSAL_CONF = 0.001
-
-
-def iou_one(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """IoU of one xyxy box against N xyxy boxes."""
-    ix = np.clip(np.minimum(box[2], boxes[:, 2]) - np.maximum(box[0], boxes[:, 0]), 0, None)
-    iy = np.clip(np.minimum(box[3], boxes[:, 3]) - np.maximum(box[1], boxes[:, 1]), 0, None)
-    inter = ix * iy
-    a = (box[2] - box[0]) * (box[3] - box[1])
-    b = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
-    return inter / np.maximum(a + b - inter, 1e-9)
 
 
 def label_proposals(
@@ -64,11 +55,11 @@ def label_proposals(
     keep: list[int] = []
     labels: list[int] = []
     n_bg = 0
+    ious = iou_matrix(proposals, truth_boxes)
     for i, b in enumerate(proposals):
         if len(truth_boxes):
-            iou = iou_one(b, truth_boxes)
-            j = int(iou.argmax())
-            if iou[j] >= POS_IOU:
+            j = int(ious[i].argmax())
+            if ious[i, j] >= POS_IOU:
                 keep.append(i)
                 labels.append(int(truth_cls[j]))
                 continue

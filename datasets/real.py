@@ -42,6 +42,14 @@ def split_of(path: Path) -> str:
     return SPLITS[h % 2]
 
 
+def in_test_half(path: Path, root: Path | None = None) -> bool:
+    """Whether a file (or a link to one) is a real photo of the `test` half: never trained or
+    calibrated on, since it is what the detector is measured on. `root` defaults to `REAL_ROOT` as
+    it is when called (tests point it elsewhere)."""
+    target = Path(path).resolve()
+    return (root or REAL_ROOT).resolve() in target.parents and split_of(target) == "test"
+
+
 def _class_names(root: Path) -> list[str]:
     text = (root / "data.yaml").read_text()
     line = next(ln for ln in text.splitlines() if ln.startswith("names:"))

@@ -209,6 +209,19 @@ def suppress_contained(
     return np.asarray(keep, int)
 
 
+def tile_blob(tile_bgr: np.ndarray, input_hw: tuple[int, int]) -> np.ndarray:
+    """A BGR tile (<= input size) padded bottom-right with grey as the model's 1x3xHxW RGB 0..1 input.
+
+    Shared with `vision.quantize`, so int8 calibration sees exactly what the runtime feeds.
+    """
+    th, tw = input_hw
+    h, w = tile_bgr.shape[:2]
+    if (h, w) != (th, tw):
+        pad = (0, th - h, 0, tw - w)
+        tile_bgr = cv2.copyMakeBorder(tile_bgr, *pad, cv2.BORDER_CONSTANT, value=(114, 114, 114))
+    return cv2.dnn.blobFromImage(tile_bgr, 1 / 255.0, swapRB=True)
+
+
 def decode(raw: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Raw (4+nc, N) or (1, 4+nc, N) output to xyxy boxes, top scores and full score rows.
 
@@ -314,14 +327,8 @@ class Detector:
 
     # -- one model call -------------------------------------------------------------------------
     def infer_tile(self, tile_bgr: np.ndarray) -> np.ndarray:
-        """Pad a tile (<= input size) bottom-right with grey, run the model, return raw output."""
-        th, tw = self.input_hw
-        h, w = tile_bgr.shape[:2]
-        if (h, w) != (th, tw):
-            pad = (0, th - h, 0, tw - w)
-            tile_bgr = cv2.copyMakeBorder(tile_bgr, *pad, cv2.BORDER_CONSTANT, value=(114, 114, 114))
-        blob = cv2.dnn.blobFromImage(tile_bgr, 1 / 255.0, swapRB=True)
-        return self.session.run(None, {self.input_name: blob})[0]
+        """Run the model on one tile (<= input size), return raw output."""
+        return self.session.run(None, {self.input_name: tile_blob(tile_bgr, self.input_hw)})[0]
 
     # -- a whole photo --------------------------------------------------------------------------
     def detect_photo(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -46,26 +46,22 @@ def float_nodes(model_path: Path) -> list[str]:
 
 def calibration_tiles(folders: list[Path], n: int, size: tuple[int, int], seed: int = 0) -> list[np.ndarray]:
     """Up to `n` NCHW float blobs, a random spread of images, every tile of each as the runtime cuts it."""
-    from datasets.real import REAL_ROOT, split_of
-    from vision.detector import tile_origins
+    from datasets.real import in_test_half
+    from vision.detector import TileConfig, tile_blob, tile_origins
 
-    real = REAL_ROOT.resolve()
-    paths = [p for f in folders for p in sorted(f.glob("*.jpg"))]
-    paths = [p for p in paths if not (real in p.resolve().parents and split_of(p.resolve()) == "test")]
+    paths = [p for f in folders for p in sorted(f.glob("*.jpg")) if not in_test_half(p)]
     rng = np.random.default_rng(seed)
     th, tw = size
+    overlap = TileConfig().overlap
     blobs: list[np.ndarray] = []
     for i in rng.permutation(len(paths)):
         img = cv2.imread(str(paths[i]))
         if img is None:
             continue
         H, W = img.shape[:2]
-        for y in tile_origins(H, th, 64):
-            for x in tile_origins(W, tw, 64):
-                tile = img[y : y + th, x : x + tw]
-                tile = cv2.copyMakeBorder(tile, 0, th - tile.shape[0], 0, tw - tile.shape[1],
-                                          cv2.BORDER_CONSTANT, value=(114, 114, 114))
-                blobs.append(cv2.dnn.blobFromImage(tile, 1 / 255.0, swapRB=True))
+        for y in tile_origins(H, th, overlap):
+            for x in tile_origins(W, tw, overlap):
+                blobs.append(tile_blob(img[y : y + th, x : x + tw], size))
         if len(blobs) >= n:
             break
     return blobs[:n]
