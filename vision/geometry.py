@@ -507,7 +507,7 @@ def _virtual_anchors(cards: list[_Card], right: np.ndarray, down: np.ndarray, sc
     if not singles:
         return []
     if len(merged) < 2 and offset is None:  # nothing learnt: the middle of where any deck puts it
-        offset = np.array([(cfg.pair_box[0] + cfg.pair_box[2]) / 2, (cfg.pair_box[1] + cfg.pair_box[3]) / 2])
+        offset = _pair_box_middle(cfg)
     vs = []
     for c in merged:
         other = c.points[1] if c.anchor is c.points[0] else c.points[0]
@@ -857,7 +857,7 @@ def _merge_options(
         if len(cards[i].points) == 1 and (names is None or cards[i].card in names):
             by.setdefault(cards[i].card, []).append(i)
     x1, y1, x2, y2 = cfg.pair_box_one_deck
-    middle = np.array([(cfg.pair_box[0] + cfg.pair_box[2]) / 2, (cfg.pair_box[1] + cfg.pair_box[3]) / 2])
+    middle = _pair_box_middle(cfg)
     out: list[tuple[float, int, int]] = []
     for idx in by.values():
         if only_twos and len(idx) != 2:
@@ -871,13 +871,21 @@ def _merge_options(
     return [(a, b) for _, a, b in sorted(out)]
 
 
+def _pair_box_middle(cfg: GeometryConfig) -> np.ndarray:
+    """Where a card's second corner sits from its first, in index heights, for a typical deck."""
+    x1, y1, x2, y2 = cfg.pair_box
+    return np.array([(x1 + x2) / 2, (y1 + y2) / 2])
+
+
 def _pair_unit(a: _Card, b: _Card, fr: SeatFrame) -> float:
-    """The length that measures two corners' offset: their own index height, but the seat's for a
-    joker, whose index is a design of its own (often a small medallion: its own height would make
-    its corner diagonal look far too long)."""
-    if a.card in JOKERS and fr.scale:
-        return fr.scale
-    return (a.size + b.size) / 2
+    """The length that measures two corners' offset: their own index height (see `_corner_unit`)."""
+    return _corner_unit(a.card, (a.size + b.size) / 2, fr)
+
+
+def _corner_unit(card: str, size: float, fr: SeatFrame) -> float:
+    """`size`, the index height, but the seat's for a joker, whose index is a design of its own (often
+    a small medallion: its own height would make its corner diagonal look far too long)."""
+    return fr.scale if card in JOKERS and fr.scale else size
 
 
 def _merge_pair(cards: list[_Card], g: list[int], a: int, b: int) -> None:
@@ -922,7 +930,7 @@ def _pair_possible(c: _Card, fr: SeatFrame, cfg: GeometryConfig) -> bool:
         return True
     x1, y1, x2, y2 = cfg.pair_box_one_deck
     other = c.points[1] if c.anchor is c.points[0] else c.points[0]
-    v = (other - c.anchor) / (fr.scale if c.card in JOKERS and fr.scale else c.size)  # as `_pair_unit`
+    v = (other - c.anchor) / _corner_unit(c.card, c.size, fr)
     return bool(x1 <= v @ fr.right <= x2 and y1 <= v @ fr.down <= y2)
 
 
