@@ -14,6 +14,12 @@ Why it looks like this:
   (by name hash) are kept for validation so the real-photo accuracy is visible while training.
   A photo of the real set's `test` half is refused: it is what the detector is measured on.
 - Half of the source images pass through a JPEG re-encode at a random quality first.
+- `--stretch P`: a share P of the source images is first squeezed along x or y by up to `MAX_SQUEEZE`
+  (the real set's photos were stretched to 640x640 from 16:9 and 3:4: a 16:9 webcam index is 1.78x
+  too thin, and run 6 read those 91% right as they are, 94% once un-stretched, 36% squeezed once more).
+- `--dark P`: a share P of the source images is re-coloured as a dark deck (`recolour_dark`): paper
+  near black, black ink silver, red ink gold. A third of run 6's misreads on the real photos' phone
+  shots were one black-and-gold novelty deck; no rendered deck design is dark.
 
 Output: DIR/train.npz and DIR/val.npz (``x`` N x S x S x 3 uint8 BGR, ``y`` int64, ``src`` 0 synth /
 1 real) and DIR/info.json.
@@ -36,6 +42,7 @@ from vision.classifier import CLASSIFIER_NAMES, CROP_SIZE, crop_box
 
 BG = NUM_CLASSES  # class id of "not an index"
 JITTER = 0.15
+MAX_SQUEEZE = 1.8  # the strongest stretch in the real set (16:9 -> 1:1)
 
 
 def read_yolo(root: Path) -> list[tuple[Path, np.ndarray]]:
@@ -116,13 +123,41 @@ def background_boxes(boxes: np.ndarray, W: int, H: int, n: int, rng: np.random.G
     return out
 
 
+def squeeze(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The image shrunk along x or y by a factor in [1, MAX_SQUEEZE] (log-uniform), like a photo
+    stretched to a square; YOLO labels are normalised, so they stay right."""
+    f = float(np.exp(rng.uniform(0.0, np.log(MAX_SQUEEZE))))
+    h, w = img.shape[:2]
+    wh = (max(1, round(w / f)), h) if rng.random() < 0.5 else (w, max(1, round(h / f)))
+    return cv2.resize(img, wh, interpolation=cv2.INTER_AREA)
+
+
+def recolour_dark(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A white-paper BGR image as a dark deck: ink = 1 - min(B, G, R) (paper 0, black or red ink
+    near 1), its red share keeps red and black suits apart (gold and silver, as such decks do)."""
+    f = img.astype(np.float32) / 255.0
+    ink = 1.0 - f.min(axis=2, keepdims=True)
+    red = np.clip((f[..., 2:3] - f[..., :2].max(axis=2, keepdims=True)) / (ink + 1e-3), 0.0, 1.0)
+    paper = rng.uniform(0.02, 0.18) * rng.uniform(0.6, 1.0, 3)  # black, navy, dark green, ...
+    gold = np.array([0.25, 0.62, 0.85]) * rng.uniform(0.8, 1.15)  # BGR
+    silver = np.full(3, rng.uniform(0.7, 0.95)) if rng.random() < 0.7 else gold * rng.uniform(0.9, 1.1)
+    colour = red * gold + (1.0 - red) * silver
+    out = paper * (1.0 - ink) + ink * colour
+    return (np.clip(out, 0.0, 1.0) * 255.0 + 0.5).astype(np.uint8)
+
+
 def crops_of_image(
-    img_path: Path, labels: np.ndarray, rng: np.random.Generator, bg_share: float, size: int
+    img_path: Path, labels: np.ndarray, rng: np.random.Generator, bg_share: float, size: int,
+    stretch: float = 0.0, dark: float = 0.0,
 ) -> tuple[list[np.ndarray], list[int]]:
     """Jittered crops of every labelled index of one image, plus background crops."""
     img = cv2.imread(str(img_path))
     if img is None:
         return [], []
+    if stretch > 0 and rng.random() < stretch:
+        img = squeeze(img, rng)
+    if dark > 0 and rng.random() < dark:
+        img = recolour_dark(img, rng)
     H, W = img.shape[:2]
     if rng.random() < 0.5:
         q = int(rng.integers(35, 96))
@@ -143,7 +178,7 @@ def crops_of_image(
 
 def collect(
     items: list[tuple[Path, np.ndarray]], n: int, rng: np.random.Generator, bg_share: float, size: int,
-    desc: str,
+    desc: str, stretch: float = 0.0, dark: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """`n` crops from passes over `items` in random order (each pass with fresh jitter)."""
     xs: list[np.ndarray] = []
@@ -151,7 +186,7 @@ def collect(
     bar = tqdm(total=n, desc=desc, unit="crop", leave=False)
     while len(xs) < n and items:
         for i in rng.permutation(len(items)):
-            a, b = crops_of_image(*items[i], rng, bg_share, size)
+            a, b = crops_of_image(*items[i], rng, bg_share, size, stretch, dark)
             xs += a
             ys += b
             bar.update(len(a))
@@ -165,6 +200,7 @@ def collect(
 def build(
     out: Path, n_train: int, n_val: int, seed: int, synth: Path, real: Path | None = None,
     real_share: float = 0.25, real_val_share: float = 0.15, bg_share: float = 0.12, size: int = CROP_SIZE,
+    stretch: float = 0.0, dark: float = 0.0,
 ) -> dict:
     rng = np.random.default_rng([seed, 55])
     s_train, s_val = read_yolo(synth / "train"), read_yolo(synth / "val")
@@ -183,13 +219,14 @@ def build(
     }
     out.mkdir(parents=True, exist_ok=True)
     info: dict = {"seed": seed, "size": size, "names": list(CLASSIFIER_NAMES), "synth": str(synth),
-                  "real": str(real) if real else None}
+                  "real": str(real) if real else None, "stretch": stretch, "dark": dark}
     for split, sources in parts.items():
         xs, ys, srcs = [], [], []
         for items, n, src in sources:
             if n <= 0:
                 continue
-            x, y = collect(items, n, rng, bg_share, size, f"{split}/{'real' if src else 'synth'}")
+            x, y = collect(items, n, rng, bg_share, size, f"{split}/{'real' if src else 'synth'}",
+                           *((stretch, dark) if split == "train" else (0.0, 0.0)))
             xs.append(x)
             ys.append(y)
             srcs.append(np.full(len(y), src, np.int8))
@@ -212,10 +249,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--real-share", type=float, default=0.25, help="share of training crops from --real")
     ap.add_argument("--bg-share", type=float, default=0.12, help="share of background crops")
     ap.add_argument("--size", type=int, default=CROP_SIZE)
+    ap.add_argument("--stretch", type=float, default=0.0,
+                    help="share of training source images squeezed along one axis first (0..1)")
+    ap.add_argument("--dark", type=float, default=0.0,
+                    help="share of training source images re-coloured as a dark deck (0..1)")
     args = ap.parse_args(argv)
     t = time.time()
     info = build(args.out, args.train, args.val, args.seed, args.synth, args.real, args.real_share,
-                 bg_share=args.bg_share, size=args.size)
+                 bg_share=args.bg_share, size=args.size, stretch=args.stretch,
+                 dark=args.dark)
     print(json.dumps({k: info[k] for k in ("train", "val")}), f"in {time.time() - t:.0f}s -> {args.out}")
     return 0
 
