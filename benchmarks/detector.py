@@ -125,13 +125,18 @@ def main(argv: list[str] | None = None) -> int:
 
     conf = args.conf if args.conf is not None else DEFAULT_CONF
     cls_conf = args.conf if args.conf is not None else DEFAULT_CLASSIFIER_CONF
-    base = Detector(args.model, conf=0.01, classifier=None)
+    base = Detector(args.model, conf=0.01, classifier=None, unnamed_ok=True)
     base.session = CachedSession(base.session)
     designs: dict[str, Detector] = {}
+    if base.proposer:
+        print("one-class index finder: cards are named by the classifier only (no 'YOLO alone' row)")
+        args.classifier = "on"
     if args.classifier in ("off", "both"):
         designs["yolo"] = base
     if args.classifier in ("on", "both"):
         if not Path(args.classifier_model).exists():
+            if base.proposer:
+                raise SystemExit(f"classifier {args.classifier_model} not found: a one-class model needs it")
             print(f"classifier {args.classifier_model} not found: YOLO alone only")
             designs["yolo"] = base
         else:

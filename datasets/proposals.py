@@ -79,7 +79,7 @@ def mine(
     from datasets.real import REAL_ROOT
     from vision.detector import Detector
 
-    det = Detector(model, classifier=None, conf=PROPOSAL_CONF)
+    det = Detector(model, classifier=None, conf=PROPOSAL_CONF, unnamed_ok=True)
     rng = np.random.default_rng([seed, 77])
     real_root = REAL_ROOT.resolve()
     parts: dict[str, tuple[list, list, list]] = {"train": ([], [], []), "val": ([], [], [])}

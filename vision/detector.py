@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from .classes import CLASS_NAMES
-from .classifier import IndexClassifier, resolve_classifier
+from .classifier import CLASSIFIER_ENV, IndexClassifier, resolve_classifier
 from .imageio import ImageSource, Photo, open_photo
 from .types import Detection
 
@@ -55,24 +55,37 @@ class ModelMismatchError(ValueError):
     """The ONNX model's class names (Ultralytics metadata) are not `CLASS_NAMES` in order."""
 
 
-def check_class_names(session, expected: Sequence[str] = CLASS_NAMES) -> None:
-    """Refuse a model trained on another class list or order, instead of misreading every card.
+PROPOSER_NAMES = ("item",)  # Ultralytics' name for the one class of a `single_cls` model
 
-    Ultralytics writes `names` ("{0: 'As', 1: 'Ks', ...}") into the ONNX metadata; models without
-    it, or with bare numbers (an untrained placeholder), pass.
-    """
+
+def model_class_names(session) -> list[str] | None:
+    """The class names in the ONNX metadata (Ultralytics writes "{0: 'As', 1: 'Ks', ...}"), or None."""
     try:
         meta = session.get_modelmeta().custom_metadata_map
     except AttributeError:
-        return
+        return None
     raw = meta.get("names")
     if not raw:
-        return
+        return None
     import ast
 
     names = ast.literal_eval(raw)
-    names = [names[k] for k in sorted(names)] if isinstance(names, dict) else list(names)
-    if all(str(n).isdigit() for n in names):
+    return [str(names[k]) for k in sorted(names)] if isinstance(names, dict) else [str(n) for n in names]
+
+
+def is_proposer(session) -> bool:
+    """A one-class model (trained `single_cls`): it finds corner indices, the classifier names them."""
+    return tuple(model_class_names(session) or ()) == PROPOSER_NAMES
+
+
+def check_class_names(session, expected: Sequence[str] = CLASS_NAMES) -> None:
+    """Refuse a model trained on another class list or order, instead of misreading every card.
+
+    Models without names, with bare numbers (an untrained placeholder), or a one-class index
+    proposer (`is_proposer`, which only ever runs with the classifier) pass.
+    """
+    names = model_class_names(session)
+    if not names or all(n.isdigit() for n in names) or tuple(names) == PROPOSER_NAMES:
         return
     if list(names) != list(expected):
         pairs = enumerate(zip(names, expected, strict=False))
@@ -252,6 +265,10 @@ class Detector:
     when `fuse="product"`; a box the classifier calls background with probability >= `bg_drop` is
     dropped, and then the operating threshold `conf` applies to the new confidence (default 0.6 with
     the classifier, 0.25 without).
+
+    A one-class model (`is_proposer`: YOLO trained `single_cls`, an index finder) needs the
+    classifier; `unnamed_ok=True` lets it run alone for its boxes and scores only (proposal mining),
+    where every detection carries the first class name.
     """
 
     def __init__(
@@ -270,6 +287,7 @@ class Detector:
         box_conf: float = DEFAULT_BOX_CONF,
         bg_drop: float = 0.5,
         fuse: str = "classifier",
+        unnamed_ok: bool = False,
     ) -> None:
         if session is None:
             path = Path(model or os.environ.get(MODEL_ENV) or DEFAULT_MODEL)
@@ -301,6 +319,14 @@ class Detector:
             cpath = resolve_classifier(classifier, self.model_path)
             self.classifier = IndexClassifier(cpath, threads=threads) if cpath is not None else None
         self.box_conf, self.bg_drop, self.fuse = box_conf, bg_drop, fuse
+        self.proposer = is_proposer(session)
+        if self.proposer and self.classifier is None and not unnamed_ok:
+            raise ModelMismatchError(
+                f"{self.model_path or 'the detector model'} is a one-class index finder: it needs the index "
+                f"classifier to name the cards (index_classifier.onnx beside it, or ${CLASSIFIER_ENV})"
+            )
+        if self.proposer and fuse != "classifier":
+            raise ValueError("fuse='product' needs the detector's 54 card scores; a one-class model has none")
         if conf is None:
             conf = DEFAULT_CLASSIFIER_CONF if self.classifier is not None else DEFAULT_CONF
         self.conf = conf

@@ -117,6 +117,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--imgsz", type=int, default=416)
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--close-mosaic", type=int, default=2)
+    p.add_argument("--warmup-epochs", type=float, default=3.0,
+                   help="Ultralytics' warm-up; a short warm-started run wants a fraction of an epoch")
+    p.add_argument("--single-cls", action="store_true",
+                   help="train a one-class index finder (the classifier names the cards)")
     p.add_argument("--name", default="cards")
     p.add_argument("--project", default=str(REPO / "runs"))
     p.add_argument("--fraction", type=float, default=1.0)
@@ -158,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
         hsv_s=0.5,
         hsv_v=0.4,
         cos_lr=True,
+        warmup_epochs=args.warmup_epochs,
+        single_cls=args.single_cls,
         patience=100,
         project=args.project,
         name=args.name,

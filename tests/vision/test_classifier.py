@@ -172,6 +172,36 @@ def test_detector_with_classifier_rereads_and_drops_background():
     assert np.allclose(boxes, [(50, 100, 80, 160), (200, 100, 230, 160)], atol=1)
 
 
+class OneClassSquares(RedSquares):
+    """The same fake as a one-class index finder (`single_cls`): 4 + 1 rows, metadata names 'item'."""
+
+    def get_modelmeta(self):
+        return SimpleNamespace(custom_metadata_map={"names": "{0: 'item'}"})
+
+    def run(self, _names, feeds):
+        out = super().run(_names, feeds)[0]
+        return [np.concatenate([out[:, :4], out[:, 4:].max(axis=1, keepdims=True)], axis=1)]
+
+
+def test_one_class_finder_is_named_by_the_classifier():
+    det = Detector(session=OneClassSquares(), classifier=TINY, box_conf=0.05)
+    assert det.proposer
+    dets = det.detect(painted())
+    assert [d.card for d in dets] == ["Ah", "Ah"]  # named by the classifier; the false box dropped
+    assert all(d.scores.shape == (54,) for d in dets)
+
+
+def test_one_class_finder_without_classifier_is_refused_unless_asked():
+    from vision.detector import ModelMismatchError
+
+    with pytest.raises(ModelMismatchError, match="needs the index classifier"):
+        Detector(session=OneClassSquares(), classifier=None)
+    with pytest.raises(ValueError, match="54 card scores"):
+        Detector(session=OneClassSquares(), classifier=TINY, fuse="product")
+    boxes = Detector(session=OneClassSquares(), classifier=None, unnamed_ok=True, conf=0.05).detect(painted())
+    assert len(boxes) == 3  # proposal mining: every box, the weak false one included
+
+
 def test_false_box_on_a_red_area_is_kept_and_read():
     """Proof that the low threshold lets the weak box through: on red it is an index, not background."""
     img = painted()
