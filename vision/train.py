@@ -117,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--imgsz", type=int, default=416)
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--close-mosaic", type=int, default=2)
+    p.add_argument("--mosaic", type=float, default=1.0,
+                   help="mosaic probability; 0 keeps every index at the scale the runtime reads it")
     p.add_argument("--warmup-epochs", type=float, default=3.0,
                    help="Ultralytics' warm-up; a short warm-started run wants a fraction of an epoch")
     p.add_argument("--single-cls", action="store_true",
@@ -154,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         fliplr=0.0,
         flipud=0.0,
         degrees=0.0,
-        mosaic=1.0,
+        mosaic=args.mosaic,
         close_mosaic=args.close_mosaic,
         scale=0.4,
         translate=0.1,
