@@ -56,6 +56,20 @@ def _class_names(root: Path) -> list[str]:
     return [n.strip().strip("'\"") for n in line.split("[", 1)[1].rsplit("]", 1)[0].split(",")]
 
 
+def label_box(parts: list[str]) -> tuple[float, float, float, float] | None:
+    """Normalised xyxy of one label row: `cls cx cy w h`, or `cls x1 y1 x2 y2 ...` (a polygon,
+    as Roboflow writes for some annotations: 49 of the set's 1,202 rows, in 17 photos), whose
+    bounding box is the index box, as Ultralytics reads it. None for a malformed row."""
+    v = [float(x) for x in parts[1:]]
+    if len(v) == 4:
+        cx, cy, bw, bh = v
+        return cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2
+    if len(v) >= 6 and len(v) % 2 == 0:
+        xs, ys = v[0::2], v[1::2]
+        return min(xs), min(ys), max(xs), max(ys)
+    return None
+
+
 def items(split: str | None = None, root: Path = REAL_ROOT) -> list[RealItem]:
     """Every labelled photo (optionally one split), card backs dropped, boxes in pixels."""
     import cv2
@@ -75,13 +89,12 @@ def items(split: str | None = None, root: Path = REAL_ROOT) -> list[RealItem]:
         label = root / "labels" / (img.stem + ".txt")
         for line in label.read_text().splitlines() if label.exists() else []:
             parts = line.split()
-            if len(parts) != 5:
-                continue  # polygon rows (a few exist) are not boxes
-            card = from_real_name(names[int(parts[0])])
+            box = label_box(parts) if parts else None
+            card = from_real_name(names[int(parts[0])]) if box is not None else None
             if card is None:
                 continue
-            cx, cy, bw, bh = (float(v) for v in parts[1:])
-            cards.append((card, ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)))
+            x1, y1, x2, y2 = box
+            cards.append((card, (x1 * w, y1 * h, x2 * w, y2 * h)))
         out.append(RealItem(img, w, h, cards))
     return out
 

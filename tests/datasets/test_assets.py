@@ -48,3 +48,22 @@ def test_real_items_and_split():
     ft = items(split="finetune")
     assert 0 < len(ft) < len(its)
     assert all(np.isfinite(b).all() for it in ft for _, b in it.cards)
+
+
+def test_polygon_label_rows_become_their_bounding_box():
+    from datasets.real import label_box
+
+    assert label_box("3 0.5 0.5 0.2 0.4".split()) == pytest.approx((0.4, 0.3, 0.6, 0.7))
+    poly = "45 0.27 0.55 0.25 0.57 0.29 0.65 0.32 0.63 0.27 0.55".split()
+    assert label_box(poly) == pytest.approx((0.25, 0.55, 0.32, 0.65))
+    assert label_box("3 0.5 0.5 0.2".split()) is None  # malformed: skipped, not misread
+
+
+@pytest.mark.skipif(not (REAL_ROOT / "data.yaml").is_file(), reason="real photo set not present")
+def test_every_face_label_row_is_read():
+    """Polygon rows used to be skipped, which left photos full of cards with no truth at all."""
+    names = (REAL_ROOT / "data.yaml").read_text().split("names:")[1]
+    back = [n.strip(" '\"[]\n") for n in names.split("]")[0].split(",")].index("BACK")
+    rows = [ln.split() for f in (REAL_ROOT / "labels").glob("*.txt") for ln in f.read_text().splitlines()]
+    faces = sum(1 for r in rows if r and int(r[0]) != back)
+    assert sum(len(it.cards) for it in items()) == faces
