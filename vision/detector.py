@@ -43,7 +43,7 @@ DEFAULT_CLASSIFIER_CONF = 0.6
 # YOLO's boxes cover 98.9% of the real finetune half's indices (0.01: 90%), ~120 boxes a 640 tile,
 # and the classifier's background class rejects the rest.
 DEFAULT_BOX_CONF = 0.001
-DEDUPE_IOU = 0.3  # same card read twice this close after the second stage: one index, two boxes
+DEDUPE_IOU = 0.3  # two reads this close after the second stage: one index read twice (any names)
 MAX_PROPOSALS = 1000  # boxes handed to the second stage per photo (~150 a tile at box_conf 0.001)
 
 
@@ -347,8 +347,11 @@ class Detector:
         norm = cards / np.maximum(cards.sum(1, keepdims=True), 1e-12)
         keep = np.flatnonzero((bg < self.bg_drop) & (conf >= self.conf))
         # Two proposals on one index both survive YOLO's NMS when they overlap less than `iou`
-        # (a tight box and a loose one); once both are read as the same card, keep the surer one.
-        keep = keep[nms(boxes[keep], conf[keep], DEDUPE_IOU, norm[keep].argmax(1))][: self.max_det]
+        # (a tight box and a loose one); two readable indices never overlap this much, so the surer
+        # read stays whatever the other was read as (class-aware, a 3h box beside a 3d box on one
+        # index made the sample photo's seat 14 cards; real finetune half F1 0.952 -> 0.963,
+        # held-out generated 0.913 -> 0.915).
+        keep = keep[nms(boxes[keep], conf[keep], DEDUPE_IOU)][: self.max_det]
         return boxes[keep], conf[keep].astype(np.float32), norm[keep]
 
     # -- one model call -------------------------------------------------------------------------

@@ -78,11 +78,6 @@ def test_sample_photo_fills_the_seats(ledger_path: Path) -> None:
 
 
 @pytest.mark.skipif(NO_MODEL, reason="models/cards.onnx not installed yet")
-@pytest.mark.xfail(
-    strict=True,
-    reason="the shipped detector does not yet read a whole-table photo exactly (models/MODEL_CARD.md); "
-    "when it does, this XPASSes and fails: remove the mark",
-)
 def test_sample_photo_is_read_by_the_model(ledger_path: Path) -> None:
     at = start()
     at.button(key="sample").click().run()
