@@ -93,8 +93,9 @@ def test_sample_photo_in_a_real_browser(server: str, tmp_path: Path) -> None:
             page.goto(server, wait_until="domcontentloaded")
             page.get_by_role("button", name="Try the sample photo").click(timeout=60_000)
             page.locator('[data-testid="stImage"]').first.wait_for(timeout=60_000)
-            # Review as a player would: make every row what the photo really shows. With a detector
-            # that reads the sample exactly this changes nothing; with today's it corrects its misreads.
+            # Review as a player would: make every row what the photo really shows. The shipped models
+            # read the sample exactly (test_app_flows asserts it), so this types nothing today; it keeps
+            # this test about the browser, not about the detector.
             for i, player in enumerate(SAMPLE["players"]):
                 for row in ("head", "middle", "tail"):
                     box = page.locator(f".st-key-txt_{i}_{row} input").first
