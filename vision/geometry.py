@@ -517,7 +517,9 @@ def _virtual_anchors(cards: list[_Card], right: np.ndarray, down: np.ndarray, sc
     optional: list[tuple[_Card, np.ndarray]] = []
     for c in singles:
         p = c.points[0]
-        anchors = np.array([o.anchor for o in cards if o is not c and o.anchor is not None])
+        anchors = np.array([o.anchor for o in cards if o is not c and o.anchor is not None]).reshape(-1, 2)
+        if not len(anchors):  # no other card placed: no row line to step onto
+            continue
         others = anchors @ down
         y, y_alt = float(p @ down), float(p @ down) - vd * c.size
         d, d_alt = np.min(np.abs(others - y)), np.min(np.abs(others - y_alt))

@@ -54,3 +54,16 @@ def test_a_photo_where_nothing_was_read_says_so():
     table = read_table([], width=1280, height=960)
     assert table.seats == [] or not any(s.cards for s in table.seats)
     assert [p.kind for p in table.problems] == ["no_cards"]
+
+
+def test_lone_single_corner_without_placed_neighbours_does_not_crash():
+    """Found end to end (benchmarks.pipeline): a seat whose only other cards had no anchor yet made
+    the step-back search multiply an empty array and raise, a traceback instead of a table."""
+    import numpy as np
+
+    from vision.geometry import GeometryConfig, _single, _virtual_anchors
+    from vision.types import Detection
+
+    card = _single(Detection("As", (100.0, 100.0, 110.0, 120.0), 0.9, None))
+    right, down = np.array([1.0, 0.0]), np.array([0.0, 1.0])
+    assert _virtual_anchors([card], right, down, 20.0, GeometryConfig(), True, None) == []
