@@ -199,27 +199,35 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, classes: np.ndarray |
 
 
 def suppress_contained(
-    boxes: np.ndarray, scores: np.ndarray, tiles: np.ndarray, ratio: float = 0.7
+    boxes: np.ndarray, scores: np.ndarray, tiles: np.ndarray, ratio: float = 0.7, limit: int | None = None
 ) -> np.ndarray:
     """Drop a box mostly inside a better box from another tile (a cut-off copy of the same index).
 
     Plain IoU misses this: a half-visible index at a tile edge has IoU ~0.5 with its whole copy.
+    A box is judged only against better boxes already kept, so stopping after `limit` kept boxes
+    gives exactly the first `limit` of the full answer (the second stage takes no more).
     """
     order = np.argsort(-scores, kind="stable")
+    n = len(order) if limit is None else min(len(order), limit)
+    kept_boxes = np.empty((n, 4), np.float64)
+    kept_area = np.empty(n, np.float64)
+    kept_tile = np.empty(n, tiles.dtype if len(tiles) else int)
     keep: list[int] = []
     area = np.prod(np.clip(boxes[:, 2:] - boxes[:, :2], 0, None), axis=1)
     for i in order:
-        ok = True
-        for j in keep:
-            if tiles[i] == tiles[j]:
+        if len(keep) == n:
+            break
+        k = len(keep)
+        if k:
+            kb = kept_boxes[:k]
+            iw = np.minimum(boxes[i, 2], kb[:, 2]) - np.maximum(boxes[i, 0], kb[:, 0])
+            ih = np.minimum(boxes[i, 3], kb[:, 3]) - np.maximum(boxes[i, 1], kb[:, 1])
+            hit = (kept_tile[:k] != tiles[i]) & (iw > 0) & (ih > 0)
+            hit &= iw * ih >= ratio * np.minimum(area[i], kept_area[:k])
+            if hit.any():
                 continue
-            iw = min(boxes[i, 2], boxes[j, 2]) - max(boxes[i, 0], boxes[j, 0])
-            ih = min(boxes[i, 3], boxes[j, 3]) - max(boxes[i, 1], boxes[j, 1])
-            if iw > 0 and ih > 0 and iw * ih >= ratio * min(area[i], area[j]):
-                ok = False
-                break
-        if ok:
-            keep.append(int(i))
+        kept_boxes[k], kept_area[k], kept_tile[k] = boxes[i], area[i], tiles[i]
+        keep.append(int(i))
     return np.asarray(keep, int)
 
 
@@ -399,7 +407,8 @@ class Detector:
         tiles = np.concatenate(all_t) if all_t else np.zeros(0, int)
         keep = nms(boxes, scores, self.iou, None if self.agnostic else probs.argmax(1))
         if len(keep) and tiles.max() > 0:
-            keep = keep[suppress_contained(boxes[keep], scores[keep], tiles[keep])]
+            limit = MAX_PROPOSALS if self.classifier is not None else self.max_det
+            keep = keep[suppress_contained(boxes[keep], scores[keep], tiles[keep], limit=limit)]
         if self.classifier is not None:
             keep = keep[:MAX_PROPOSALS]
             return self.reclassify(image, boxes[keep], scores[keep], probs[keep])
