@@ -541,6 +541,21 @@ def _frame(cards: list[_Card], right: np.ndarray, down: np.ndarray, scale: float
             return moved
         for c, _ in optional:
             c.anchor = min(c.points, key=lambda p: float(p @ down))
+        # not all together: one at a time, the move that helps the counts most first
+        left = list(optional)
+        while left and _layout_error(fr) > 0:
+            best = None
+            for n, (c, point) in enumerate(left):
+                seen, c.anchor = c.anchor, point
+                trial = _rows(cards, right, down, orientation, scale, cfg)
+                c.anchor = seen
+                err = _layout_error(trial)
+                if err < _layout_error(fr) and (best is None or err < best[0]):
+                    best = (err, n, trial)
+            if best is None:
+                break
+            c, point = left.pop(best[1])
+            c.anchor, fr = point, best[2]
     return fr
 
 
@@ -595,9 +610,9 @@ def _virtual_anchors(cards: list[_Card], right: np.ndarray, down: np.ndarray, sc
             dx = row @ right - float(virtual @ right)
             ends = bool(np.all(dx <= 0.5 * c.size))
             clear = not np.any((dx > 0.3 * c.size) & (dx < (vr + 0.4) * c.size))
-            if d > 2 * tol or not sure_side or ends:
+            if d > 2 * tol or not sure_side:
                 c.anchor = virtual
-            elif clear:
+            elif clear or ends:
                 optional.append((c, virtual))
     return optional
 

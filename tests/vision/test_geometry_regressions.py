@@ -67,3 +67,28 @@ def test_lone_single_corner_without_placed_neighbours_does_not_crash():
     card = _single(Detection("As", (100.0, 100.0, 110.0, 120.0), 0.9, None))
     right, down = np.array([1.0, 0.0]), np.array([0.0, 1.0])
     assert _virtual_anchors([card], right, down, 20.0, GeometryConfig(), True, None) == []
+
+
+def test_single_corner_at_a_row_end_stays_in_its_row_when_stepping_back_breaks_the_counts():
+    """Found by `benchmarks.geometry --show` (generated table t000121, four seats, perfect reads): a
+    middle row's last card, seen by its top-left corner only and a little off its row's line (a tilted
+    camera), was stepped back by the corner offset onto the head row's end, unconditionally because
+    a row's last card may show its bottom-right corner: head 4, middle 4. Such a move is now kept
+    only when it brings the counts closer to 3/5/5."""
+    import json
+    from pathlib import Path
+
+    from vision.types import Detection
+
+    fx = json.loads((Path(__file__).parent.parent / "data" / "vision" / "geometry_t000121.json").read_text())
+    dets = [Detection(r["card"], tuple(r["box"]), 1.0) for r in fx["detections"]]
+    tr = read_table(dets, width=fx["width"], height=fx["height"])
+    assert not tr.problems, [(p.kind, p.seat, p.row) for p in tr.problems]
+    where = {c.card: (s.seat, row) for s in tr.seats for row in ("head", "middle", "tail")
+             for c in getattr(s, row)}
+    truth = {r["card"]: (r["seat"], r["row"]) for r in fx["detections"]}
+    # seats are numbered by the reader: compare each read seat's cards and rows with one true seat
+    for s in tr.seats:
+        true_seats = {truth[c.card][0] for row in ("head", "middle", "tail") for c in getattr(s, row)}
+        assert len(true_seats) == 1
+    assert {c: row for c, (_, row) in where.items()} == {c: row for c, (_, row) in truth.items()}
