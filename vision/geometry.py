@@ -568,6 +568,9 @@ def _rows(cards: list[_Card], right: np.ndarray, down: np.ndarray, orientation: 
     return SeatFrame(right, down, round(orientation, 1), rows, [float(ys[g].mean()) for g in groups], scale)
 
 
+LOOSE_STEP = 3.0  # see _virtual_anchors
+
+
 def _virtual_anchors(cards: list[_Card], right: np.ndarray, down: np.ndarray, scale: float,
                      cfg: GeometryConfig, sure_side: bool = False,
                      offset: np.ndarray | None = None) -> list[tuple[_Card, np.ndarray]]:
@@ -600,6 +603,10 @@ def _virtual_anchors(cards: list[_Card], right: np.ndarray, down: np.ndarray, sc
         others = anchors @ down
         y, y_alt = float(p @ down), float(p @ down) - vd * c.size
         d, d_alt = np.min(np.abs(others - y)), np.min(np.abs(others - y_alt))
+        if d > tol and tol < d_alt <= LOOSE_STEP * tol:
+            # under strong perspective (a close-up) the offset learnt on near cards overshoots or
+            # falls short on far ones: a looser landing is tried too, kept only if the counts improve
+            optional.append((c, p - (vr * right + vd * down) * c.size))
         if d > tol and d_alt <= tol:
             virtual = p - (vr * right + vd * down) * c.size
             # only a row's last card shows its bottom-right corner, unless the row is spread out (the
