@@ -54,6 +54,9 @@ class GeometryConfig:
     line_sigma: float = 0.25  # spread of index centres around a row line
     row_gap: float = 0.8  # a gap larger than this between projections starts a new row
     attach: float = 1.0  # how far off a row line a stray card may be and still join it
+    # a lone corner stepped back by the corner offset may land this many times the row tolerance off
+    # a row (perspective in a close-up) and still be tried there, kept only if the counts improve
+    loose_step: float = 3.0
     seat_min: int = 5  # fewer cards than this are not a seat (stray cards)
     stray_link: float = 12.0  # a card farther than this from any other is a stray, not part of a seat
     seat_cut_candidates: int = 8  # how many of the longest links beyond k-1 a seat cut may use
@@ -307,7 +310,8 @@ def _best_cut(
     """
     cand = edges[: min(len(edges), k - 1 + candidates)]
     stray = set(stray_cuts)
-    pieces = _components(n, [e for e in edges if e not in stray and e not in set(cand)])
+    optional = stray | set(cand)
+    pieces = _components(n, [e for e in edges if e not in optional])
     P = len(pieces)
     piece_of = np.empty(n, int)
     for p, g in enumerate(pieces):
@@ -568,9 +572,6 @@ def _rows(cards: list[_Card], right: np.ndarray, down: np.ndarray, orientation: 
     return SeatFrame(right, down, round(orientation, 1), rows, [float(ys[g].mean()) for g in groups], scale)
 
 
-LOOSE_STEP = 3.0  # see _virtual_anchors
-
-
 def _virtual_anchors(cards: list[_Card], right: np.ndarray, down: np.ndarray, scale: float,
                      cfg: GeometryConfig, sure_side: bool = False,
                      offset: np.ndarray | None = None) -> list[tuple[_Card, np.ndarray]]:
@@ -579,9 +580,11 @@ def _virtual_anchors(cards: list[_Card], right: np.ndarray, down: np.ndarray, sc
     two-corner cards, or the photo's `offset` when it has fewer than two) puts it on a row line where
     it is not now, use that point as its top-left.
 
-    Returns the moves left open: a point just off its line whose step back lands mid-row, in a row
-    spread out enough that its bottom-right corner would show (the caller keeps them if the counts
-    come closer to 3/5/5)."""
+    Returns the moves left open (the caller keeps them if the counts come closer to 3/5/5): a point
+    just off its line whose step back lands mid-row, in a row spread out enough that its
+    bottom-right corner would show, or at a row's end; and a step back that lands near a row only
+    within `cfg.loose_step` times the tolerance (the offset learnt on near cards misses far ones
+    under a close-up's perspective)."""
     merged = [c for c in cards if len(c.points) == 2 and c.anchor is not None]
     singles = [c for c in cards if len(c.points) == 1]
     if not singles:
@@ -603,7 +606,7 @@ def _virtual_anchors(cards: list[_Card], right: np.ndarray, down: np.ndarray, sc
         others = anchors @ down
         y, y_alt = float(p @ down), float(p @ down) - vd * c.size
         d, d_alt = np.min(np.abs(others - y)), np.min(np.abs(others - y_alt))
-        if d > tol and tol < d_alt <= LOOSE_STEP * tol:
+        if d > tol and tol < d_alt <= cfg.loose_step * tol:
             # under strong perspective (a close-up) the offset learnt on near cards overshoots or
             # falls short on far ones: a looser landing is tried too, kept only if the counts improve
             optional.append((c, p - (vr * right + vd * down) * c.size))
