@@ -25,6 +25,7 @@ import numpy as np
 from tqdm import tqdm
 
 from benchmarks.metrics import BoxMAP, CardScore
+from datasets.fingerprint import generator_fingerprint
 from vision.classifier import DEFAULT_CLASSIFIER, IndexClassifier
 from vision.detector import DEFAULT_BOX_CONF, DEFAULT_CLASSIFIER_CONF, DEFAULT_CONF, Detector
 
@@ -75,7 +76,7 @@ def synth_items(n: int, seed: int) -> list[tuple[Path, list]]:
     """A held-out generated set (seed never used for training), built once and cached."""
     from vision.classes import CLASS_NAMES
 
-    out = REPO / "cache" / "bench" / f"synth_{seed}_{n}"
+    out = REPO / "cache" / "bench" / f"synth_{seed}_{n}_g{generator_fingerprint()}"
     if not (out / "images").exists() or len(list((out / "images").glob("*.jpg"))) < n:
         subprocess.run(
             [

@@ -16,7 +16,8 @@ class-score vector, and runs `vision.geometry.read_table` three ways:
   misreads" keeps the older, pessimistic model where a misread can be as sure as a right read;
 - the deck constraints' gain: card accuracy with misreads, with and without `fix_with_deck`.
 
-Scenes are generated once into cache/bench/ (the generator renders images too: ~0.5 s a scene).
+Scenes are generated once into cache/bench/, in a folder named by `datasets.fingerprint` (a changed
+generator writes a new set instead of an old one being reused; it renders images too: ~0.5 s a scene).
 `--show K` prints up to K failing scenes per mode (which cards went where, which problems were raised).
 """
 
@@ -32,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.scenes import scene_detections  # the same detector model the geometry tests use
+from datasets.fingerprint import generator_fingerprint
 from vision.assign import assign
 from vision.geometry import GeometryConfig, read_table
 from vision.types import Detection
@@ -53,7 +55,7 @@ def load_scenes(folder: Path) -> list[dict]:
 def generate(n: int, seed: int, size: int, workers: int) -> Path:
     from datasets.synth.__main__ import run
 
-    out = REPO / "cache" / "bench" / f"geometry-{n}-{seed}-{size}"
+    out = REPO / "cache" / "bench" / f"geometry-{n}-{seed}-{size}-g{generator_fingerprint()}"
     if not (out / "meta").exists() or len(list((out / "meta").glob("*.json"))) < n:
         half = n // 2
         run(out, n - half, seed, workers, size, "table", prefix="t")

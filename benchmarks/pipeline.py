@@ -35,11 +35,13 @@ import cv2
 import numpy as np
 
 import vision
+from datasets.fingerprint import generator_fingerprint
 from vision.assign import assign
 from vision.detector import DEFAULT_MODEL, Detector, TileConfig
 
 REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "cache" / "bench"
+GEN = f"g{generator_fingerprint()}"  # generated sets are named by the generator that made them
 ROWS = ("head", "middle", "tail")
 
 ULTRALYTICS_TIMER = r"""
@@ -96,7 +98,7 @@ def table_exact(meta: dict, table) -> bool:
 
 
 def end_to_end(det: Detector, n: int, seed: int, label: str) -> dict:
-    folder = generate(BENCH / f"e2e-{seed}-{n}", n, seed)
+    folder = generate(BENCH / f"e2e-{seed}-{n}-{GEN}", n, seed)
     exact = flagged_wrong = wrong = 0
     times = []
     for meta_path in sorted((folder / "meta").glob("*.json"))[:n]:
@@ -133,10 +135,10 @@ def real_f1(det: Detector, label: str) -> dict | None:
 
 def speed_photo() -> Path:
     """A 4000x3000 JPEG of a four-seat table (a generated 4:3 scene, enlarged as a phone would shoot)."""
-    out = BENCH / "speed" / "table4_4000x3000.jpg"
+    out = BENCH / "speed" / f"table4_4000x3000-{GEN}.jpg"
     if out.exists():
         return out
-    folder = generate(BENCH / "speed-src", 24, 31337)
+    folder = generate(BENCH / f"speed-src-{GEN}", 24, 31337)
     for meta_path in sorted((folder / "meta").glob("*.json")):
         meta = json.loads(meta_path.read_text())
         if len(meta["seats"]) == 4 and meta["width"] * 3 == meta["height"] * 4:
@@ -203,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     # processes, and a fork taken after onnxruntime started its threads hung here.
     photo = speed_photo()
     if not args.skip_e2e:
-        generate(BENCH / f"e2e-{args.seed}-{args.tables}", args.tables, args.seed)
+        generate(BENCH / f"e2e-{args.seed}-{args.tables}-{GEN}", args.tables, args.seed)
     tiles = TileConfig(long_side=args.long_side)
     models = {args.model.name: Detector(args.model, threads=args.threads, tiles=tiles)}
     for other in args.also:

@@ -1,0 +1,33 @@
+"""A short hash of the scene generator's own source, to name cached generated sets by.
+
+Why: the benchmarks generate their scenes once into ``cache/bench/`` and reuse them while the folder
+exists. When the generator changed between sessions, an old folder kept being measured as if it were
+the current generator's output (session 4 found figures that moved with no model or geometry change
+once the cache was rebuilt). Folder names that carry this fingerprint make a stale set impossible:
+a changed generator writes a new folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent
+SOURCES = ("synth", "faces")  # what decides the pixels and labels of a generated scene
+
+
+def generator_fingerprint(root: Path = PACKAGE, length: int = 8) -> str:
+    """Hex digest over the generator's .py and .js sources (names and contents, sorted).
+
+    >>> len(generator_fingerprint()) == 8 and generator_fingerprint() == generator_fingerprint()
+    True
+    """
+    h = hashlib.sha1()
+    for sub in SOURCES:
+        for path in sorted((root / sub).rglob("*")):
+            if path.suffix in (".py", ".js") and "__pycache__" not in path.parts:
+                h.update(path.relative_to(root).as_posix().encode())
+                h.update(b"\0")
+                h.update(path.read_bytes())
+                h.update(b"\0")
+    return h.hexdigest()[:length]
