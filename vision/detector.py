@@ -211,7 +211,7 @@ def suppress_contained(
     n = len(order) if limit is None else min(len(order), limit)
     kept_boxes = np.empty((n, 4), np.float64)
     kept_area = np.empty(n, np.float64)
-    kept_tile = np.empty(n, tiles.dtype if len(tiles) else int)
+    kept_tile = np.empty(n, tiles.dtype)
     keep: list[int] = []
     area = np.prod(np.clip(boxes[:, 2:] - boxes[:, :2], 0, None), axis=1)
     for i in order:

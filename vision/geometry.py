@@ -310,8 +310,8 @@ def _best_cut(
     """
     cand = edges[: min(len(edges), k - 1 + candidates)]
     stray = set(stray_cuts)
-    optional = stray | set(cand)
-    pieces = _components(n, [e for e in edges if e not in optional])
+    cuttable = stray | set(cand)
+    pieces = _components(n, [e for e in edges if e not in cuttable])
     P = len(pieces)
     piece_of = np.empty(n, int)
     for p, g in enumerate(pieces):
@@ -547,14 +547,14 @@ def _frame(cards: list[_Card], right: np.ndarray, down: np.ndarray, scale: float
             c.anchor = min(c.points, key=lambda p: float(p @ down))
         # not all together: one at a time, the move that helps the counts most first
         left = list(optional)
-        while left and _layout_error(fr) > 0:
+        while left and (current := _layout_error(fr)) > 0:
             best = None
             for n, (c, point) in enumerate(left):
                 seen, c.anchor = c.anchor, point
                 trial = _rows(cards, right, down, orientation, scale, cfg)
                 c.anchor = seen
                 err = _layout_error(trial)
-                if err < _layout_error(fr) and (best is None or err < best[0]):
+                if err < current and (best is None or err < best[0]):
                     best = (err, n, trial)
             if best is None:
                 break
@@ -606,12 +606,14 @@ def _virtual_anchors(cards: list[_Card], right: np.ndarray, down: np.ndarray, sc
         others = anchors @ down
         y, y_alt = float(p @ down), float(p @ down) - vd * c.size
         d, d_alt = np.min(np.abs(others - y)), np.min(np.abs(others - y_alt))
-        if d > tol and tol < d_alt <= cfg.loose_step * tol:
+        if d <= tol:  # on a row line already
+            continue
+        virtual = p - (vr * right + vd * down) * c.size
+        if tol < d_alt <= cfg.loose_step * tol:
             # under strong perspective (a close-up) the offset learnt on near cards overshoots or
             # falls short on far ones: a looser landing is tried too, kept only if the counts improve
-            optional.append((c, p - (vr * right + vd * down) * c.size))
-        if d > tol and d_alt <= tol:
-            virtual = p - (vr * right + vd * down) * c.size
+            optional.append((c, virtual))
+        elif d_alt <= tol:
             # only a row's last card shows its bottom-right corner, unless the row is spread out (the
             # next card clears the corner): a point just off a row line (a top-left pushed out of
             # line) moves only then. That needs the seat's side known (a seat alone may be read
