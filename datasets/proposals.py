@@ -128,9 +128,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-images", type=int, default=0, help="per source, a random subset (0: all)")
     ap.add_argument("--max-bg", type=int, default=25, help="background proposals kept per image")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--size", type=int, default=CROP_SIZE, help="crop side in px (the classifier's input)")
     args = ap.parse_args(argv)
     t = time.time()
-    info = mine(args.model, args.yolo, args.out, args.max_images, args.max_bg, args.seed)
+    info = mine(args.model, args.yolo, args.out, args.max_images, args.max_bg, args.seed, args.size)
     print(json.dumps(info), f"in {time.time() - t:.0f}s")
     return 0
 

@@ -57,6 +57,12 @@ class GeometryConfig:
     # a lone corner stepped back by the corner offset may land this many times the row tolerance off
     # a row (perspective in a close-up) and still be tried there, kept only if the counts improve
     loose_step: float = 3.0
+    # a seat alone whose counts read alike both ways round is turned the way its rows are straighter
+    # by more than this (the widest row's spread of anchors across it)
+    spread_margin: float = 1.0
+    # turns (degrees) of the direction a seat's rows are split along, tried when the fitted one does
+    # not give 3/5/5: the one closest to 3/5/5 is kept (on a tie, the smaller turn)
+    split_turns: tuple[float, ...] = (2.0, -2.0, 4.0, -4.0, 6.0, -6.0, 8.0, -8.0)
     seat_min: int = 5  # fewer cards than this are not a seat (stray cards)
     stray_link: float = 12.0  # a card farther than this from any other is a stray, not part of a seat
     seat_cut_candidates: int = 8  # how many of the longest links beyond k-1 a seat cut may use
@@ -519,12 +525,28 @@ def _lone_side(cards: list[_Card], right: np.ndarray, down: np.ndarray, sign: fl
     look alike both ways on those; then stepping lone corners back may tell. A whole seat turned
     wrongly costs all its rows, so anything short of that keeps the prior.
     """
-    def key(s: float) -> tuple[int, int]:
+    def key(s: float) -> tuple[int, int, float]:
         seen = _layout_error(_frame(cards, right * s, down * s, scale, cfg, virtual=False))
-        return seen, _layout_error(_frame(cards, right * s, down * s, scale, cfg, sure_side=False))
+        fr = _frame(cards, right * s, down * s, scale, cfg, sure_side=False)
+        return seen, _layout_error(fr), _row_spread(cards, fr)
 
     this, other = key(sign), key(-sign)
-    return -sign if other[0] <= this[0] and other[1] < this[1] else sign
+    if other[0] <= this[0] and other[1] < this[1]:
+        return -sign
+    # Counts alike both ways (a spread-out seat can come to 3/5/5 read either way): read the wrong way
+    # round, corners seen from below fall between the rows, and the rows gather points far apart.
+    if other[1] <= this[1] and other[2] + cfg.spread_margin < this[2]:
+        return -sign
+    return sign
+
+
+def _row_spread(cards: list[_Card], fr: SeatFrame) -> float:
+    """The widest spread (index heights) of a row's anchors across the row: near 0 on a straight row."""
+    if not fr.rows:
+        return 0.0
+    return max(
+        float(np.ptp([cards[i].anchor @ fr.down for i in row])) for row in fr.rows if row
+    ) / max(fr.scale, 1e-9)
 
 
 def _frame(cards: list[_Card], right: np.ndarray, down: np.ndarray, scale: float, cfg: GeometryConfig,
@@ -560,7 +582,28 @@ def _frame(cards: list[_Card], right: np.ndarray, down: np.ndarray, scale: float
                 break
             c, point = left.pop(best[1])
             c.anchor, fr = point, best[2]
+    if _layout_error(fr) > 0:
+        fr = _tilted_rows(cards, fr, orientation, scale, cfg)
     return fr
+
+
+def _tilted_rows(cards: list[_Card], fr: SeatFrame, orientation: float, scale: float,
+                 cfg: GeometryConfig) -> SeatFrame:
+    """The row split read along a slightly turned direction, when that alone comes closer to 3/5/5.
+
+    Under a close-up's perspective the rows are not parallel: the direction that fits them all best
+    can run one row into the next. Each turn keeps the anchors; the seat's frame stays the fitted one
+    for everything but the split.
+    """
+    best, best_err = fr, _layout_error(fr)
+    for deg in cfg.split_turns:
+        a = math.radians(deg)
+        rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+        trial = _rows(cards, rot @ fr.right, rot @ fr.down, orientation, scale, cfg)
+        err = _layout_error(trial)
+        if err < best_err:
+            best, best_err = trial, err
+    return best
 
 
 def _rows(cards: list[_Card], right: np.ndarray, down: np.ndarray, orientation: float, scale: float,
@@ -632,14 +675,21 @@ def _virtual_anchors(cards: list[_Card], right: np.ndarray, down: np.ndarray, sc
 def name_rows(counts: list[int]) -> list[str]:
     """Names for rows ordered far to near: the end with 3 cards is the head, then middle, tail.
 
+    Two rows of more than three cards cannot hold the head: it is out of view (a close-up cut by the
+    photo's edge), and players lay it farthest from them, so the far row is the middle.
+
     >>> name_rows([3, 5, 5]), name_rows([5, 5, 3]), name_rows([5, 4, 4]), name_rows([2, 5])
     (['head', 'middle', 'tail'], ['tail', 'middle', 'head'], ['tail', 'middle', 'head'], ['head', 'middle'])
+    >>> name_rows([5, 4]), name_rows([4, 2])
+    (['middle', 'tail'], ['middle', 'head'])
     """
     if len(counts) == 3:
         far_head = abs(counts[0] - 3) + abs(counts[2] - 5)
         near_head = abs(counts[2] - 3) + abs(counts[0] - 5)
         return ["head", "middle", "tail"] if far_head <= near_head else ["tail", "middle", "head"]
     if len(counts) == 2:
+        if min(counts) > ROW_SIZES["head"]:
+            return ["middle", "tail"]
         return ["head", "middle"] if counts[0] <= counts[1] else ["middle", "head"]
     return ["middle"] * len(counts)
 

@@ -165,6 +165,9 @@ def test_empty_photo():
 def test_row_names():
     assert name_rows([3, 5, 5]) == ["head", "middle", "tail"]
     assert name_rows([5, 5, 3]) == ["tail", "middle", "head"]
+    # two long rows: the head (laid farthest from the player) is out of the photo
+    assert name_rows([5, 5]) == ["middle", "tail"] and name_rows([4, 5]) == ["middle", "tail"]
+    assert name_rows([3, 5]) == ["head", "middle"] and name_rows([5, 2]) == ["middle", "head"]
 
 
 def test_to_table_is_what_scoring_takes():

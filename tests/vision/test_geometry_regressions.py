@@ -108,3 +108,33 @@ def test_close_up_lone_corner_steps_back_under_strong_perspective():
     the near cards lands 1-1.5 heights from the row (perspective), beyond the strict tolerance. A
     looser landing is tried and kept because the counts become 3/5/5."""
     _rows_match(*_read_fixture("geometry_s000301.json"))
+
+
+def test_seat_alone_spread_out_is_turned_the_way_its_rows_are_straight():
+    """Found by `benchmarks.geometry --show` (close-up s000183, cards spread apart, the player across
+    the table, the far row cut by the photo's edge and covered): read upright, the corners as seen
+    came to 3/5/5 too, but rows gathered anchors two index heights apart across them. The seat is now
+    turned the way its rows are straight; its side is still reported as a guess."""
+    fx, tr = _read_fixture("geometry_s000183.json")
+    assert [p.kind for p in tr.problems] == ["orientation"]
+    tr.problems.clear()
+    _rows_match(fx, tr)
+    from vision.types import Detection
+
+    dets = [Detection(r["card"], tuple(r["box"]), 1.0) for r in fx["detections"]]
+    upright = read_table(dets, width=fx["width"], height=fx["height"], cfg=GeometryConfig(spread_margin=99.0))
+    assert upright.seats[0].orientation_deg == pytest.approx(tr.seats[0].orientation_deg - 180.0, abs=1.0)
+
+
+def test_close_up_rows_that_converge_are_split_along_a_turned_direction():
+    """Found the same way (close-up s000113, seat sideways, the head row cut to one corner a card):
+    under perspective the head row and the middle row are not parallel, and along the direction that
+    fits all rows best the head's anchors ran into the middle's (head 0, middle 8). A split along a
+    direction turned a few degrees gives 3/5/5 and is kept."""
+    _rows_match(*_read_fixture("geometry_s000113.json"))
+    fx, _ = _read_fixture("geometry_s000113.json")
+    from vision.types import Detection
+
+    dets = [Detection(r["card"], tuple(r["box"]), 1.0) for r in fx["detections"]]
+    untilted = read_table(dets, width=fx["width"], height=fx["height"], cfg=GeometryConfig(split_turns=()))
+    assert any(p.kind == "row_length" for p in untilted.problems)  # the turn is what fixes it
