@@ -45,6 +45,9 @@ class GeometryConfig:
 
     pair_min: float = 1.6  # top-left to bottom-right index centres of one card: 1.6..5.5 indices
     pair_max: float = 6.0
+    # with one deck, corners this far apart are tried as one card too (a deck with small indices on a
+    # large card puts them ~7 index heights apart); kept when the seats come closer to 3/5/5
+    pair_max_one_deck: float = 8.0
     pair_box_one_deck: tuple[float, float, float, float] = (-0.5, 0.7, 7.5, 9.5)  # tilted camera: a far
     # seat's cards are sheared, their corner diagonal can lean left of the row normal
     pair_typical: float = 3.5
@@ -120,8 +123,12 @@ def index_scale(dets: list[Detection]) -> float:
     return float(max(np.median(sides), 1e-6))
 
 
-def merge_corners(dets: list[Detection], scale: float, cfg: GeometryConfig = GeometryConfig()) -> list[_Card]:
-    """Pair same-card detections a card diagonal apart; each pair or single is one physical card."""
+def merge_corners(dets: list[Detection], scale: float, cfg: GeometryConfig = GeometryConfig(),
+                  pair_max: float | None = None) -> list[_Card]:
+    """Pair same-card detections a card diagonal apart; each pair or single is one physical card.
+
+    `pair_max` (default `cfg.pair_max`) is the farthest pair, in index heights."""
+    pair_max = cfg.pair_max if pair_max is None else pair_max
     by_card: dict[str, list[int]] = {}
     for i, d in enumerate(dets):
         by_card.setdefault(d.card, []).append(i)
@@ -134,7 +141,7 @@ def merge_corners(dets: list[Detection], scale: float, cfg: GeometryConfig = Geo
                 pa, pb = np.array(dets[idx[a]].center), np.array(dets[idx[b]].center)
                 local = (_side(dets[idx[a]].box) + _side(dets[idx[b]].box)) / 2  # perspective-proof
                 dist = float(np.linalg.norm(pa - pb)) / local
-                if cfg.pair_min <= dist <= cfg.pair_max:
+                if cfg.pair_min <= dist <= pair_max:
                     pairs.append((abs(dist - cfg.pair_typical), idx[a], idx[b]))
         for _, a, b in sorted(pairs):
             if a in used or b in used:
@@ -1140,19 +1147,26 @@ def read_table(
     65 for five seats, else 52)."""
     problems: list[Problem] = []
     scale = index_scale(dets)
-    merged = merge_corners(dets, scale, cfg)
-    # How many seats: the number of 13s in the cards, unless told. When the count falls between two
-    # (unmerged corners, hidden cards), both are tried and the one closer to 3/5/5 seats wins.
-    est = len(merged) / SEAT_SIZE
-    distinct = len({c.card for c in merged}) / SEAT_SIZE  # unpaired corners count once (one deck)
-    ks = [seats] if seats else sorted({min(5, max(1, v)) for v in (round(est), math.floor(est + 0.2),
-                                                                     math.ceil(est - 0.2), round(distinct))})
+    variants = [merge_corners(dets, scale, cfg)]
+    if deck is None or max(deck_capacity(deck).values()) == 1:  # one deck: farther corners may pair
+        far = merge_corners(dets, scale, cfg, cfg.pair_max_one_deck)
+        if len(far) < len(variants[0]):
+            variants.append(far)
     best: _Placement | None = None
-    for k in ks:
-        trial = _place([replace(c, points=list(c.points), boxes=list(c.boxes)) for c in merged], k, deck,
-                       width, height, scale, cfg)
-        if best is None or trial.error < best.error:
-            best = trial
+    for n, merged in enumerate(variants):
+        # How many seats: the number of 13s in the cards, unless told. When the count falls between
+        # two (unmerged corners, hidden cards), both are tried and the one closer to 3/5/5 seats wins.
+        est = len(merged) / SEAT_SIZE
+        distinct = len({c.card for c in merged}) / SEAT_SIZE  # unpaired corners count once (one deck)
+        ks = [seats] if seats else sorted({min(5, max(1, v)) for v in (
+            round(est), math.floor(est + 0.2), math.ceil(est - 0.2), round(distinct))})
+        for k in ks:
+            if n and deck is None and k >= 5:  # five seats deal from two decks: no far pairs
+                continue
+            trial = _place([replace(c, points=list(c.points), boxes=list(c.boxes)) for c in merged], k,
+                           deck, width, height, scale, cfg)
+            if best is None or trial.error < best.error:
+                best = trial
     assert best is not None
     cards, frames, strays, deck = best.cards, best.frames, best.strays, best.deck
     table_centre = best.table_centre

@@ -138,3 +138,18 @@ def test_close_up_rows_that_converge_are_split_along_a_turned_direction():
     dets = [Detection(r["card"], tuple(r["box"]), 1.0) for r in fx["detections"]]
     untilted = read_table(dets, width=fx["width"], height=fx["height"], cfg=GeometryConfig(split_turns=()))
     assert any(p.kind == "row_length" for p in untilted.problems)  # the turn is what fixes it
+
+
+def test_one_deck_corners_seven_index_heights_apart_are_one_card():
+    """Found by `benchmarks.geometry --show` (table t000105, two seats, a dark deck whose indices are
+    small on a large card): each card's two corners lie 6.3-7.1 index heights apart, beyond
+    `pair_max`, so every corner stood as a card and the near seat came apart into two. With one deck
+    the farther pairing (`pair_max_one_deck`) is tried too and wins: two seats of 3/5/5."""
+    fx, tr = _read_fixture("geometry_t000105.json")
+    assert len(tr.seats) == 2
+    _rows_match(fx, tr)
+    from vision.types import Detection
+
+    dets = [Detection(r["card"], tuple(r["box"]), 1.0) for r in fx["detections"]]
+    near = read_table(dets, width=fx["width"], height=fx["height"], cfg=GeometryConfig(pair_max_one_deck=6.0))
+    assert len(near.seats) != 2 or near.problems
