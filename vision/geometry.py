@@ -801,6 +801,8 @@ def _place(
             _, i, cards[:], g[:] = best
             doubtful.remove(i)
             fr = fit_rows([cards[j] for j in g], scale, toward, cfg, here)
+        if doubtful and _layout_error(fr) > 0:
+            fr = _split_and_merge(cards, g, fr, doubtful, here, scale, toward, cfg)
         frames[k] = (fr, g, centre)
 
     return _Placement(cards, frames, strays, table_centre, deck)
@@ -1051,14 +1053,17 @@ def _merge_pair(cards: list[_Card], g: list[int], a: int, b: int) -> None:
 
 def _merge_while_it_helps(
     cards: list[_Card], g: list[int], fr: SeatFrame, scale: float, toward: np.ndarray | None,
-    cfg: GeometryConfig,
+    cfg: GeometryConfig, avoid: set[int] | None = None,
 ) -> SeatFrame:
     """Two decks: a far same-card pair may be two copies, so single corners merge one pair at a time,
     the most card-like first, and only while that brings the seat closer to 3/5/5. With a card read
     three times (two copies, one showing both corners) the first option may pair the copies: the
-    next ones are tried too. Returns the seat's frame after the merges kept."""
+    next ones are tried too. `avoid`: two cards never to pair again (a pair just split). Returns the
+    seat's frame after the merges kept."""
     while _layout_error(fr) > 0:
         for a, b in _merge_options(cards, g, fr, cfg):
+            if avoid is not None and {a, b} <= avoid:
+                continue
             trial_cards, trial_g = list(cards), list(g)
             _merge_pair(trial_cards, trial_g, a, b)
             trial = fit_rows([trial_cards[i] for i in trial_g], scale, toward, cfg)
@@ -1068,6 +1073,34 @@ def _merge_while_it_helps(
         else:
             return fit_rows([cards[i] for i in g], scale, toward, cfg)  # restore anchors after trials
     return fr
+
+
+def _split_and_merge(
+    cards: list[_Card], g: list[int], fr: SeatFrame, doubtful: list[int], offset: np.ndarray | None,
+    scale: float, toward: np.ndarray | None, cfg: GeometryConfig,
+) -> SeatFrame:
+    """Two decks: two copies of a card can sit like one card's corners and be paired, while the two
+    corners of another card stand apart. Neither splitting the first nor merging the second alone
+    changes the counts; together they can. Every doubtful pair is tried; of the combinations that
+    bring the seat closest to 3/5/5 the one whose pairs sit most alike (the deck's corner offset) is
+    kept, if any comes closer than now. Returns the seat's frame."""
+    now = _layout_error(fr)
+    best = None
+    for i in doubtful:
+        trial_cards, trial_g = list(cards), list(g)
+        _split(trial_cards, trial_g, i, doubt=True)
+        trial = fit_rows([trial_cards[j] for j in trial_g], scale, toward, cfg, offset)
+        trial = _merge_while_it_helps(trial_cards, trial_g, trial, scale, toward, cfg,
+                                      avoid={i, len(trial_cards) - 1})
+        err = _layout_error(trial)
+        if err < now:
+            spread = sum(_pair_deviation(trial_cards[j], trial, offset, scale, cfg)
+                         for j in trial_g if len(trial_cards[j].points) == 2)
+            if best is None or (err, spread) < best[0]:
+                best = ((err, spread), trial_cards, trial_g)
+    if best is not None:
+        cards[:], g[:] = best[1], best[2]
+    return fit_rows([cards[j] for j in g], scale, toward, cfg, offset)  # anchors as the cards now are
 
 
 def _split_impossible(cards: list[_Card], g: list[int], fr: SeatFrame, cfg: GeometryConfig) -> None:

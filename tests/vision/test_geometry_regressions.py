@@ -153,3 +153,17 @@ def test_one_deck_corners_seven_index_heights_apart_are_one_card():
     dets = [Detection(r["card"], tuple(r["box"]), 1.0) for r in fx["detections"]]
     near = read_table(dets, width=fx["width"], height=fx["height"], cfg=GeometryConfig(pair_max_one_deck=6.0))
     assert len(near.seats) != 2 or near.problems
+
+
+def test_two_decks_copies_paired_while_a_card_stands_apart_split_and_merge_together():
+    """Found by `benchmarks.geometry --show` (table t000342, five seats, 65 cards): in one seat the two
+    copies of 2h sat like one card's corners and were paired, while Qh's two corners stood as two
+    cards (middle 6, tail 4). Splitting or merging alone leaves the counts as they are; both together
+    give 3/5/5, so Qh is one card again. Which same-card pair is two copies (2h, or Js whose corners
+    sit alike) the counts cannot tell: that stays a reported doubt, not a silent guess."""
+    fx, tr = _read_fixture("geometry_t000342.json")
+    seat = next(s for s in tr.seats if any(c.card == "Qh" for c in s.cards))
+    qh = [c for c in seat.cards if c.card == "Qh"]
+    assert len(qh) == 1 and len(qh[0].boxes) == 2
+    assert [len(seat.head), len(seat.middle), len(seat.tail)] == [3, 5, 5]
+    assert any(p.kind == "same_card" and p.seat == seat.seat for p in tr.problems)
