@@ -159,11 +159,12 @@ def test_two_decks_copies_paired_while_a_card_stands_apart_split_and_merge_toget
     """Found by `benchmarks.geometry --show` (table t000342, five seats, 65 cards): in one seat the two
     copies of 2h sat like one card's corners and were paired, while Qh's two corners stood as two
     cards (middle 6, tail 4). Splitting or merging alone leaves the counts as they are; both together
-    give 3/5/5, so Qh is one card again. Which same-card pair is two copies (2h, or Js whose corners
-    sit alike) the counts cannot tell: that stays a reported doubt, not a silent guess."""
+    give 3/5/5, so Qh is one card again and the 2h copies stand apart."""
     fx, tr = _read_fixture("geometry_t000342.json")
+    assert not tr.problems
     seat = next(s for s in tr.seats if any(c.card == "Qh" for c in s.cards))
-    qh = [c for c in seat.cards if c.card == "Qh"]
-    assert len(qh) == 1 and len(qh[0].boxes) == 2
-    assert [len(seat.head), len(seat.middle), len(seat.tail)] == [3, 5, 5]
-    assert any(p.kind == "same_card" and p.seat == seat.seat for p in tr.problems)
+    for row in ("head", "middle", "tail"):  # two decks: the true seat is the one holding Qh
+        want = sorted({(r["card"], tuple(r["box"])) for r in fx["detections"] if r["seat"] == 4 and r["row"] == row})
+        got = sorted((c.card, tuple(b)) for c in getattr(seat, row) for b in c.boxes)
+        assert [c for c, _ in got] == [c for c, _ in want] and len(got) == len(want), row
+    assert sorted(len(c.boxes) for c in seat.cards if c.card in ("Qh", "2h")) == [1, 1, 2]
