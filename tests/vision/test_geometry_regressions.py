@@ -77,7 +77,8 @@ def _read_fixture(name: str):
     from vision.types import Detection
 
     fx = json.loads((Path(__file__).parent.parent / "data" / "vision" / name).read_text())
-    dets = [Detection(r["card"], tuple(r["box"]), 1.0) for r in fx["detections"]]
+    dets = [Detection(r["card"], tuple(r["box"]), r.get("confidence", 1.0),
+                      np.array(r["scores"], np.float32) if "scores" in r else None) for r in fx["detections"]]
     return fx, read_table(dets, width=fx["width"], height=fx["height"])
 
 
@@ -156,15 +157,14 @@ def test_one_deck_corners_seven_index_heights_apart_are_one_card():
 
 
 def test_two_decks_copies_paired_while_a_card_stands_apart_split_and_merge_together():
-    """Found by `benchmarks.geometry --show` (table t000342, five seats, 65 cards): in one seat the two
-    copies of 2h sat like one card's corners and were paired, while Qh's two corners stood as two
-    cards (middle 6, tail 4). Splitting or merging alone leaves the counts as they are; both together
-    give 3/5/5, so Qh is one card again and the 2h copies stand apart."""
+    """Found by `benchmarks.geometry --show` (table t000342, five seats, 65 cards; the benchmark's
+    class scores): in one seat the two copies of 2h sat like one card's corners and were paired,
+    while Qh's two corners stood as two cards (middle 6, tail 4). Splitting or merging alone leaves
+    the counts as they are; together they give 3/5/5 and Qh is one card again. Which same-card pair
+    is the two copies (2h, or Js whose corners sit as alike) the counts cannot tell: that remains a
+    reported doubt, never a silent guess."""
     fx, tr = _read_fixture("geometry_t000342.json")
-    assert not tr.problems
     seat = next(s for s in tr.seats if any(c.card == "Qh" for c in s.cards))
-    for row in ("head", "middle", "tail"):  # two decks: the true seat is the one holding Qh
-        want = sorted({(r["card"], tuple(r["box"])) for r in fx["detections"] if r["seat"] == 4 and r["row"] == row})
-        got = sorted((c.card, tuple(b)) for c in getattr(seat, row) for b in c.boxes)
-        assert [c for c, _ in got] == [c for c, _ in want] and len(got) == len(want), row
-    assert sorted(len(c.boxes) for c in seat.cards if c.card in ("Qh", "2h")) == [1, 1, 2]
+    assert [len(c.boxes) for c in seat.cards if c.card == "Qh"] == [2]
+    assert [len(seat.head), len(seat.middle), len(seat.tail)] == [3, 5, 5]
+    assert [p.kind for p in tr.problems if p.seat == seat.seat] == ["same_card"]
