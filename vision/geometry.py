@@ -801,8 +801,11 @@ def _place(
             _, i, cards[:], g[:] = best
             doubtful.remove(i)
             fr = fit_rows([cards[j] for j in g], scale, toward, cfg, here)
-        if doubtful and _layout_error(fr) > 0:
-            fr = _split_and_merge(cards, g, fr, doubtful, here, scale, toward, cfg)
+        covered = [i for i in g if len(cards[i].points) == 2 and splittable(i)
+                   and _corner_covered(cards, g, fr, i)]
+        if (doubtful and _layout_error(fr) > 0) or covered:
+            tries = sorted(set(doubtful) | set(covered))
+            fr = _split_and_merge(cards, g, fr, tries, here, scale, toward, cfg)
         frames[k] = (fr, g, centre)
 
     return _Placement(cards, frames, strays, table_centre, deck)
@@ -1082,9 +1085,10 @@ def _split_and_merge(
     """Two decks: two copies of a card can sit like one card's corners and be paired, while the two
     corners of another card stand apart. Neither splitting the first nor merging the second alone
     changes the counts; together they can. Every doubtful pair is tried; of the combinations that
-    bring the seat closest to 3/5/5 the one whose pairs sit most alike (the deck's corner offset) is
-    kept, if any comes closer than now. Returns the seat's frame."""
-    now = _layout_error(fr)
+    bring the seat closest to 3/5/5 the one with fewest pairs whose second corner the next card in
+    the row would cover, then whose pairs sit most alike (the deck's corner offset), is kept, if any
+    comes closer than now (or as close, with fewer covered corners). Returns the seat's frame."""
+    now = (_layout_error(fr), sum(_corner_covered(cards, g, fr, j) for j in g if len(cards[j].points) == 2))
     best = None
     for i in doubtful:
         trial_cards, trial_g = list(cards), list(g)
@@ -1093,14 +1097,30 @@ def _split_and_merge(
         trial = _merge_while_it_helps(trial_cards, trial_g, trial, scale, toward, cfg,
                                       avoid={i, len(trial_cards) - 1})
         err = _layout_error(trial)
-        if err < now:
-            spread = sum(_pair_deviation(trial_cards[j], trial, offset, scale, cfg)
-                         for j in trial_g if len(trial_cards[j].points) == 2)
-            if best is None or (err, spread) < best[0]:
-                best = ((err, spread), trial_cards, trial_g)
+        pairs = [j for j in trial_g if len(trial_cards[j].points) == 2]
+        hidden = sum(_corner_covered(trial_cards, trial_g, trial, j) for j in pairs)
+        if (err, hidden) < now:
+            spread = sum(_pair_deviation(trial_cards[j], trial, offset, scale, cfg) for j in pairs)
+            if best is None or (err, hidden, spread) < best[0]:
+                best = ((err, hidden, spread), trial_cards, trial_g)
     if best is not None:
         cards[:], g[:] = best[1], best[2]
     return fit_rows([cards[j] for j in g], scale, toward, cfg, offset)  # anchors as the cards now are
+
+
+def _corner_covered(cards: list[_Card], g: list[int], fr: SeatFrame, j: int) -> bool:
+    """Whether card j's second corner lies under the next card of its row: in a fanned row only the
+    last card (or a card of a row spread wider than a card) shows its bottom-right corner."""
+    c = cards[j]
+    other = c.points[1] if c.anchor is c.points[0] else c.points[0]
+    reach = float((other - c.anchor) @ fr.right)
+    for row in fr.rows:
+        members = [cards[g[k]] for k in row]
+        if not any(o is c for o in members):
+            continue
+        xs = [float((o.anchor - c.anchor) @ fr.right) for o in members if o is not c]
+        return any(0 < x < reach for x in xs)
+    return False
 
 
 def _split_impossible(cards: list[_Card], g: list[int], fr: SeatFrame, cfg: GeometryConfig) -> None:
