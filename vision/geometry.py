@@ -66,8 +66,6 @@ class GeometryConfig:
     # turns (degrees) of the direction a seat's rows are split along, tried when the fitted one does
     # not give 3/5/5: the one closest to 3/5/5 is kept (on a tie, the smaller turn)
     split_turns: tuple[float, ...] = (2.0, -2.0, 4.0, -4.0, 6.0, -6.0, 8.0, -8.0)
-    # failing that, each row a line of its own, turned at most this many degrees from the seat's rows
-    line_turn: float = 25.0
     seat_min: int = 5  # fewer cards than this are not a seat (stray cards)
     stray_link: float = 12.0  # a card farther than this from any other is a stray, not part of a seat
     seat_cut_candidates: int = 8  # how many of the longest links beyond k-1 a seat cut may use
@@ -593,64 +591,20 @@ def _frame(cards: list[_Card], right: np.ndarray, down: np.ndarray, scale: float
             c.anchor, fr = point, best[2]
     if _layout_error(fr) > 0:
         fr = _tilted_rows(cards, fr, orientation, scale, cfg)
-    if _layout_error(fr) > 0:
-        fr = _line_rows(cards, fr, orientation, scale, cfg)
     moved = [c.anchor for c in cards]
     as_seen = [min(c.points, key=lambda p: float(p @ down)) for c in cards]
     if _layout_error(fr) > 0 and any(a is not b for a, b in zip(moved, as_seen, strict=True)):
-        # lines of their own may fit the corners as seen better than any step back did (a step back
-        # learnt on near cards goes wrong on far ones)
+        # the corners as seen may split better than after the step backs kept: under a close-up's
+        # perspective a step back learnt on far cards can put a near card onto the next row, and
+        # later moves then build on it
         for c, a in zip(cards, as_seen, strict=True):
             c.anchor = a
-        seen = _line_rows(cards, _rows(cards, right, down, orientation, scale, cfg), orientation, scale, cfg)
+        seen = _rows(cards, right, down, orientation, scale, cfg)
         if _layout_error(seen) < _layout_error(fr):
             return seen
         for c, a in zip(cards, moved, strict=True):
             c.anchor = a
     return fr
-
-
-def _line_rows(cards: list[_Card], fr: SeatFrame, orientation: float, scale: float,
-               cfg: GeometryConfig, iters: int = 10) -> SeatFrame:
-    """Rows as lines of their own, kept when that alone comes closer to 3/5/5.
-
-    Under a close-up's perspective the rows converge: no one direction separates them all. Starting
-    from the split as it is, each row gets its own straight line (within `cfg.line_turn` degrees of
-    the seat's rows) and each anchor goes to the nearest line, until nothing moves.
-    """
-    if len(fr.rows) < 2:
-        return fr
-    pts = np.array([c.anchor for c in cards])
-    label = np.empty(len(cards), int)
-    for r, row in enumerate(fr.rows):
-        label[row] = r
-    limit = math.cos(math.radians(cfg.line_turn))
-    for _ in range(iters):
-        dist = np.full((len(cards), len(fr.rows)), np.inf)
-        for r in range(len(fr.rows)):
-            members = pts[label == r]
-            if not len(members):
-                continue
-            centre = members.mean(0)
-            direction = fr.right
-            if len(members) >= 2:
-                _, _, vt = np.linalg.svd(members - centre)
-                if abs(float(vt[0] @ fr.right)) >= limit:
-                    direction = vt[0] * (1.0 if float(vt[0] @ fr.right) > 0 else -1.0)
-            normal = np.array([-direction[1], direction[0]])
-            dist[:, r] = np.abs((pts - centre) @ normal)
-        new = dist.argmin(1)
-        if np.array_equal(new, label):
-            break
-        label = new
-    rows = [np.flatnonzero(label == r).tolist() for r in range(len(fr.rows))]
-    rows = [r for r in rows if r]
-    ys = pts @ fr.down
-    rows.sort(key=lambda r: float(ys[r].mean()))
-    rows = [sorted(r, key=lambda i: float(pts[i] @ fr.right)) for r in rows]
-    lines = [float(ys[r].mean()) for r in rows]
-    trial = SeatFrame(fr.right, fr.down, fr.orientation_deg, rows, lines, fr.scale)
-    return trial if _layout_error(trial) < _layout_error(fr) else fr
 
 
 def _tilted_rows(cards: list[_Card], fr: SeatFrame, orientation: float, scale: float,
