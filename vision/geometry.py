@@ -6,7 +6,8 @@ The steps, each a small function so tests can pin them down:
    so the same code reads a close-up and a whole table.
 2. `merge_corners`: a card shows its index twice (top-left, and bottom-right on the last card of a
    row); two detections of the same card at a card-diagonal apart are one physical card. With a
-   65-card deck a card may legitimately exist twice: pairs are only made at that distance.
+   65-card deck a card may legitimately exist twice: pairs are only made at that distance. With one
+   deck a farther pairing (`pair_max_one_deck`: small indices on a large card) is tried as well.
 3. `fix_with_deck`: each card exists once (twice in a 65-card deck): when the model's top classes
    break that, an assignment of physical cards to deck cards over the log class scores picks the
    most probable consistent reading. Cards it changes keep `changed_from` and raise a problem.
@@ -14,9 +15,13 @@ The steps, each a small function so tests can pin them down:
 5. `fit_rows`: a seat's rows are lines of nearly collinear index centres; the row direction is the
    angle whose perpendicular projection piles the points up most (a projection profile), the
    player's side is away from the table centre, and a 1-D split of the projections gives the rows.
-   The 3-card end row is the head, the next the middle, the far one the tail. With two decks the
-   seat's same-named corners are re-paired in its frame (`_repair_in_seat`): a card's second corner
-   sits at the seat's own corner offset, and only a row's last card shows it.
+   The 3-card end row is the head, the next the middle, the far one the tail; two rows of more
+   than three cards are the middle and the tail (the head is out of the photo). When the counts are
+   not 3/5/5, a slightly turned split direction and the corners as seen (no step backs) are tried.
+   A seat alone whose corners do not say which side its player sits is turned the way its rows
+   are straight. With two decks the seat's same-named corners are re-paired in its frame
+   (`_repair_in_seat`, `_split_and_merge`): a card's second corner sits at the seat's own corner
+   offset, and only a row's last card shows it (the next card of a fanned row covers it).
 6. `read_table`: all of it, plus the problems: wrong counts, duplicates, changes, low confidence
    (a low top score, or a runner-up class close behind on either corner: `low_margin`), cards in no
    seat. Nothing is guessed silently.
