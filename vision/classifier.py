@@ -35,8 +35,6 @@ REFINE_BELOW_BG = 0.9
 
 DEFAULT_CLASSIFIER = Path(__file__).resolve().parent.parent / "models" / "index_classifier.onnx"
 CLASSIFIER_ENV = "CARDS_CLASSIFIER"  # "off" disables the stage, a path picks another model
-READER_NAME = "index_reader.onnx"  # beside the classifier: a larger-crop model for likely indices
-READER_ENV = "CARDS_READER"  # "off" disables it, a path picks another model
 
 
 def crop_matrix(box: Sequence[float], size: int = CROP_SIZE, context: float = CONTEXT) -> np.ndarray:
@@ -128,31 +126,13 @@ def resolve_classifier(option: str | Path | None, model_path: Path | None = None
     return sibling if sibling.exists() else None
 
 
-def resolve_reader(classifier_path: Path | None) -> Path | None:
-    """The reader paired with a classifier file: `$CARDS_READER` if set ("off": none), else
-    `index_reader.onnx` beside the classifier when there is one."""
-    env = os.environ.get(READER_ENV, "")
-    if env.lower() in ("off", "0", "none", "no"):
-        return None
-    if env:
-        return Path(env)
-    if classifier_path is None:
-        return None
-    sibling = Path(classifier_path).parent / READER_NAME
-    return sibling if sibling.exists() else None
-
-
 class IndexClassifier:
     """Reads the card of each box from its crop; create once (the ONNX session loads once).
 
     `session` may be any object with onnxruntime's `get_inputs()` / `run()` (tests pass fakes).
-    `reader`: a second classifier on larger crops for the boxes this one finds likely to be an index
-    ("auto": `resolve_reader`). Why two: most proposals are plain background and a small crop tells
-    that cheaply, while telling a club from a spade needs more pixels than 40.
     """
 
-    def __init__(self, model: str | Path | None = None, *, session=None, threads: int = 2, batch: int = 256,
-                 reader: IndexClassifier | str | Path | None = "auto"):
+    def __init__(self, model: str | Path | None = None, *, session=None, threads: int = 2, batch: int = 256):
         if session is None:
             path = Path(model or DEFAULT_CLASSIFIER)
             if not path.exists():
@@ -177,11 +157,6 @@ class IndexClassifier:
         self.batch = batch
         if list(self.names[:-1]) != list(CLASS_NAMES) or self.names[-1] != BACKGROUND:
             raise ValueError("index classifier classes are not CLASS_NAMES + background")
-        if isinstance(reader, IndexClassifier) or reader is None:
-            self.reader: IndexClassifier | None = reader
-        else:
-            rpath = resolve_reader(self.model_path) if str(reader) == "auto" else Path(reader)
-            self.reader = IndexClassifier(rpath, threads=threads, batch=batch, reader=None) if rpath else None
 
     @staticmethod
     def _metadata(session) -> tuple[tuple[str, ...], int | None]:
@@ -200,18 +175,15 @@ class IndexClassifier:
         a little less and a little more context (`REFINE_CONTEXTS`) and the probabilities averaged:
         the detector's box is never exact, and one crop whose edge cuts a stroke can flip a rank.
         Most proposals are plain background and are read once, so this costs ~20% more, not 3x.
-        With a `reader`, those boxes are read by it instead, at all three contexts.
         """
         if len(boxes) == 0:
             return np.zeros((0, len(self.names)), np.float32)
         p = self._run(image, boxes, self.context)
-        idx = np.flatnonzero(p[:, -1] < REFINE_BELOW_BG)
-        if len(idx) and self.reader is not None:
-            reads = [self.reader._run(image, boxes[idx], c) for c in (self.context, *self.refine_contexts)]
-            p[idx] = sum(reads) / len(reads)
-        elif len(idx) and self.refine_contexts:
-            more = [self._run(image, boxes[idx], c) for c in self.refine_contexts]
-            p[idx] = (p[idx] + sum(more)) / (1 + len(more))
+        if self.refine_contexts:
+            idx = np.flatnonzero(p[:, -1] < REFINE_BELOW_BG)
+            if len(idx):
+                more = [self._run(image, boxes[idx], c) for c in self.refine_contexts]
+                p[idx] = (p[idx] + sum(more)) / (1 + len(more))
         return p
 
     def _run(self, image: np.ndarray, boxes: np.ndarray, context: float) -> np.ndarray:

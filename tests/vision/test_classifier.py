@@ -93,57 +93,6 @@ def test_tiny_model_reads_crops_in_batches():
     assert clf.probabilities(img, np.zeros((0, 4))).shape == (0, 55)
 
 
-def test_reader_reads_only_likely_indices_at_its_own_size():
-    """With a reader, boxes the first classifier calls plain background keep its answer; the others
-    are read by the reader (its own crop size, three contexts), and its answer replaces the first."""
-
-    class Fake:  # size px crops; blank white is background, anything else is `card`
-        def __init__(self, size: int, card: str):
-            self.size, self.card, self.seen = size, card, []
-
-        def get_inputs(self):
-            return [SimpleNamespace(name="crops", shape=["batch", 3, self.size, self.size])]
-
-        def get_modelmeta(self):
-            names = repr(list(CLASSIFIER_NAMES))
-            return SimpleNamespace(custom_metadata_map={"names": names, "crop_size": str(self.size)})
-
-        def run(self, _, feeds):
-            x = feeds["crops"]
-            self.seen.append(x.shape)
-            logits = np.full((len(x), 55), -10.0, np.float32)
-            blank = x.reshape(len(x), -1).mean(1) > 0.95
-            logits[blank, -1] = 10.0
-            logits[~blank, CLASSIFIER_NAMES.index(self.card)] = 10.0
-            return [logits]
-
-    first, second = Fake(40, "Ah"), Fake(56, "7c")
-    clf = IndexClassifier(session=first, reader=IndexClassifier(session=second, reader=None))
-    img = np.full((300, 300, 3), 255, np.uint8)
-    img[20:60, 20:40] = (0, 0, 255)
-    boxes = np.array([[20, 20, 40, 60], [150, 150, 170, 190]], float)  # an index, blank card
-    p = clf.probabilities(img, boxes)
-    assert [CLASSIFIER_NAMES[i] for i in p.argmax(1)] == ["7c", "bg"]
-    assert first.seen == [(2, 3, 40, 40)]  # everything once, small
-    assert second.seen == [(1, 3, 56, 56)] * 3  # the likely index, three contexts, 56 px crops
-    alone = IndexClassifier(session=Fake(40, "Ah"), reader=None)
-    assert [CLASSIFIER_NAMES[i] for i in alone.probabilities(img, boxes).argmax(1)] == ["Ah", "bg"]
-
-
-def test_resolve_reader(tmp_path, monkeypatch):
-    from vision.classifier import resolve_reader
-
-    monkeypatch.delenv("CARDS_READER", raising=False)
-    cls = tmp_path / "index_classifier.onnx"
-    assert resolve_reader(cls) is None and resolve_reader(None) is None
-    (tmp_path / "index_reader.onnx").write_bytes(b"x")
-    assert resolve_reader(cls) == tmp_path / "index_reader.onnx"
-    monkeypatch.setenv("CARDS_READER", "off")
-    assert resolve_reader(cls) is None
-    monkeypatch.setenv("CARDS_READER", str(TINY))
-    assert resolve_reader(cls) == TINY
-
-
 def test_wrong_class_list_is_refused():
     class Sess:
         def get_inputs(self):
