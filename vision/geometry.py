@@ -594,7 +594,7 @@ def _frame(cards: list[_Card], right: np.ndarray, down: np.ndarray, scale: float
                 break
             c, point = left.pop(best[1])
             c.anchor, fr = point, best[2]
-    if _layout_error(fr) > 0:
+    if _layout_error(fr) > 0 and len(cards) == SEAT_SIZE:  # only a whole seat can come to 3/5/5
         fr = _tilted_rows(cards, fr, orientation, scale, cfg)
     moved = [c.anchor for c in cards]
     as_seen = [min(c.points, key=lambda p: float(p @ down)) for c in cards]

@@ -31,3 +31,29 @@ def test_only_the_heads_post_processing_stays_float(tmp_path):
     assert float_nodes(path) == [
         "/model.22/Reshape_5", "/model.22/dfl/conv/Conv", "/model.22/Sigmoid", "/model.22/Concat_3",
     ]
+
+
+def test_classifier_quantises_and_still_reads(tmp_path):
+    """The index classifier's int8 path: a small float classifier, calibrated on crops stored as
+    `datasets.crops` writes them, loads in the runtime and gives the same answers on them."""
+    pytest.importorskip("onnxruntime.quantization")
+    from pathlib import Path
+
+    import numpy as np
+
+    from vision.classifier import IndexClassifier, crops_to_blob
+    from vision.quantize import quantize_classifier
+
+    tiny = Path(__file__).parent.parent / "data" / "vision" / "tiny_cls.onnx"
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 255, (48, 40, 40, 3), dtype=np.uint8)
+    x[:16, 5:35, 10:30] = (0, 0, 255)  # red patches: the tiny model's Ah
+    x[16:32, 5:35, 10:30] = (255, 0, 0)  # blue: As
+    np.savez(tmp_path / "c.npz", x=x, y=np.zeros(len(x), np.int64))
+    out = quantize_classifier(tiny, tmp_path / "q.onnx", [tmp_path / "c.npz"], [48])
+    f, q = IndexClassifier(tiny), IndexClassifier(out)
+    assert q.size == f.size == 40
+    pf = f.session.run(None, {f.input_name: crops_to_blob(list(x))})[0]
+    pq = q.session.run(None, {q.input_name: crops_to_blob(list(x))})[0]
+    assert (pf.argmax(1) == pq.argmax(1)).mean() > 0.9
+    assert onnx.load(str(out)).metadata_props  # names and crop size travel with the model
