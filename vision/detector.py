@@ -45,6 +45,7 @@ DEFAULT_CLASSIFIER_CONF = 0.6
 # generated whole tables', ~130 boxes a 640 photo; the classifier's background class rejects the rest.
 DEFAULT_BOX_CONF = 0.001
 DEDUPE_IOU = 0.3  # two reads this close after the second stage: one index read twice (any names)
+DEDUPE_CONTAINED = 0.5  # ... or this much of the smaller read's box inside the surer one's
 MAX_PROPOSALS = 1000  # boxes handed to the second stage per photo (~150 a tile at box_conf 0.001)
 
 
@@ -360,7 +361,12 @@ class Detector:
         # read stays whatever the other was read as (class-aware, a 3h box beside a 3d box on one
         # index made the sample photo's seat 14 cards; real finetune half F1 0.952 -> 0.963,
         # held-out generated 0.913 -> 0.915).
-        keep = keep[nms(boxes[keep], conf[keep], DEDUPE_IOU)][: self.max_det]
+        keep = keep[nms(boxes[keep], conf[keep], DEDUPE_IOU)]
+        # A partial box on one index (half of it, or turned the other way on a sideways seat) can
+        # overlap the whole box by IoU < 0.3 and still lie mostly inside it: the sample photo's
+        # sideways Th came out as Th plus a Td box half inside it (IoU 0.29, 62% inside).
+        inside = suppress_contained(boxes[keep], conf[keep], np.arange(len(keep)), DEDUPE_CONTAINED)
+        keep = keep[inside][: self.max_det]
         return boxes[keep], conf[keep].astype(np.float32), norm[keep]
 
     # -- one model call -------------------------------------------------------------------------
