@@ -20,7 +20,8 @@ validation split (`datasets.crops.held_out`) go to ``FILE-val.npz`` instead.
 
 Output: FILE.npz (and FILE-val.npz when some photos are held out) with ``x`` N x S x S x 3 uint8 BGR,
 ``y`` int64 (54 = background), ``src`` (0 synthetic, 1 real), the same form as `datasets.crops`;
-`vision.train_classifier --extra FILE.npz` adds them to the training crops.
+`vision.train_classifier --extra FILE.npz` adds them to the training crops. FILE_real.npz holds the
+real rows of FILE.npz alone (`--extra FILE_real.npz` twice more weighs real photos three times).
 """
 
 from __future__ import annotations
@@ -107,15 +108,28 @@ def mine(
                 src.append(int(is_real))
     info: dict = {"model": str(model), "sources": [str(s) for s in sources], "max_images": max_images,
                   "max_bg": max_bg, "seed": seed}
+    info.update(write_parts(parts, out))
+    return info
+
+
+def write_parts(parts: dict[str, tuple[list, list, list]], out: Path) -> dict:
+    """`out` (training crops), `<out>-val.npz` (the real photos held out) and `<out>_real.npz` (the
+    training crops from real photos alone, so they can be given to the trainer more than once:
+    `--extra out --extra out_real --extra out_real` weighs real photos three times)."""
+    info: dict = {}
     out.parent.mkdir(parents=True, exist_ok=True)
     for split, (xs, ys, src) in parts.items():
         if not xs:
             continue
         path = out if split == "train" else out.with_name(out.stem + "-val.npz")
-        y = np.array(ys, np.int64)
-        np.savez(path, x=np.stack(xs), y=y, src=np.array(src, np.int8))
+        x, y, s = np.stack(xs), np.array(ys, np.int64), np.array(src, np.int8)
+        np.savez(path, x=x, y=y, src=s)
         info[split] = {"file": str(path), "crops": len(y), "background": int((y == BG).sum()),
                        "real": int(np.sum(src))}
+        if split == "train":
+            real = out.with_name(out.stem + "_real.npz")
+            np.savez(real, x=x[s == 1], y=y[s == 1], src=s[s == 1])
+            info["train_real"] = {"file": str(real), "crops": int((s == 1).sum())}
     return info
 
 

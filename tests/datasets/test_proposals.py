@@ -35,3 +35,21 @@ def test_an_image_without_cards_gives_only_background():
     props = np.array([[0, 0, 10, 20], [50, 50, 60, 70]], float)
     idx, y = label_proposals(props, np.zeros((0, 4)), np.zeros(0, int), max_bg=5)
     assert idx.tolist() == [0, 1] and (y == BG).all()
+
+
+def test_parts_are_written_with_a_real_only_copy_of_the_training_crops(tmp_path):
+    """The trainer weighs real photos by being given their crops more than once: the real rows of the
+    training file are written beside it (`<out>_real.npz`); the held-out real crops go to `-val`."""
+    import numpy as np
+
+    from datasets.proposals import write_parts
+
+    crop = np.zeros((8, 8, 3), np.uint8)
+    parts = {"train": ([crop] * 4, [1, 54, 3, 54], [0, 1, 1, 0]), "val": ([crop], [2], [1])}
+    info = write_parts(parts, tmp_path / "hard.npz")
+    real = np.load(tmp_path / "hard_real.npz")
+    assert real["y"].tolist() == [54, 3] and real["src"].tolist() == [1, 1]
+    assert real["x"].shape == (2, 8, 8, 3)
+    assert np.load(tmp_path / "hard.npz")["y"].tolist() == [1, 54, 3, 54]
+    assert np.load(tmp_path / "hard-val.npz")["y"].tolist() == [2]
+    assert info["train"]["real"] == 2 and info["train_real"]["crops"] == 2 and info["val"]["crops"] == 1
