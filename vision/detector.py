@@ -365,6 +365,7 @@ class Detector:
         # A partial box on one index (half of it, or turned the other way on a sideways seat) can
         # overlap the whole box by IoU < 0.3 and still lie mostly inside it: the sample photo's
         # sideways Th came out as Th plus a Td box half inside it (IoU 0.29, 62% inside).
+        # (each box its own "tile": every pair is compared, not only boxes from different tiles)
         inside = suppress_contained(boxes[keep], conf[keep], np.arange(len(keep)), DEDUPE_CONTAINED)
         keep = keep[inside][: self.max_det]
         return boxes[keep], conf[keep].astype(np.float32), norm[keep]

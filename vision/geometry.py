@@ -192,6 +192,11 @@ def deck_capacity(deck: int) -> dict[str, int]:
     return {c: (jokers if c in JOKERS else cap) for c in CLASS_NAMES}
 
 
+def one_copy_each(deck: int) -> bool:
+    """Whether every card exists at most once (52 or 54 cards): then two reads of a card are one."""
+    return max(deck_capacity(deck).values()) == 1
+
+
 def fix_with_deck(cards: list[_Card], deck: int) -> list[_Card]:
     """Re-read cards so no card appears more often than the deck holds, most probable first.
 
@@ -567,8 +572,9 @@ def _frame(cards: list[_Card], right: np.ndarray, down: np.ndarray, scale: float
     up = -down
     orientation = math.degrees(math.atan2(-up[0], -up[1])) % 360.0  # as datasets.synth: 90 = up is left
 
-    for c in cards:  # the top-left corner is the one nearer the table (smaller `down`)
-        c.anchor = min(c.points, key=lambda p: float(p @ down))
+    as_seen = [_top_left(c, down) for c in cards]
+    for c, a in zip(cards, as_seen, strict=True):
+        c.anchor = a
     optional = _virtual_anchors(cards, right, down, scale, cfg, sure_side, offset) if virtual else []
     fr = _rows(cards, right, down, orientation, scale, cfg)
     if optional and _layout_error(fr) > 0:
@@ -578,7 +584,7 @@ def _frame(cards: list[_Card], right: np.ndarray, down: np.ndarray, scale: float
         if _layout_error(moved) < _layout_error(fr):
             return moved
         for c, _ in optional:
-            c.anchor = min(c.points, key=lambda p: float(p @ down))
+            c.anchor = _top_left(c, down)
         # not all together: one at a time, the move that helps the counts most first
         left = list(optional)
         while left and (current := _layout_error(fr)) > 0:
@@ -596,9 +602,8 @@ def _frame(cards: list[_Card], right: np.ndarray, down: np.ndarray, scale: float
             c.anchor, fr = point, best[2]
     if _layout_error(fr) > 0 and len(cards) == SEAT_SIZE:  # only a whole seat can come to 3/5/5
         fr = _tilted_rows(cards, fr, orientation, scale, cfg)
-    moved = [c.anchor for c in cards]
-    as_seen = [min(c.points, key=lambda p: float(p @ down)) for c in cards]
-    if _layout_error(fr) > 0 and any(a is not b for a, b in zip(moved, as_seen, strict=True)):
+    kept = [c.anchor for c in cards]
+    if _layout_error(fr) > 0 and any(a is not b for a, b in zip(kept, as_seen, strict=True)):
         # the corners as seen may split better than after the step backs kept: under a close-up's
         # perspective a step back learnt on far cards can put a near card onto the next row, and
         # later moves then build on it
@@ -607,9 +612,14 @@ def _frame(cards: list[_Card], right: np.ndarray, down: np.ndarray, scale: float
         seen = _rows(cards, right, down, orientation, scale, cfg)
         if _layout_error(seen) < _layout_error(fr):
             return seen
-        for c, a in zip(cards, moved, strict=True):
+        for c, a in zip(cards, kept, strict=True):
             c.anchor = a
     return fr
+
+
+def _top_left(c: _Card, down: np.ndarray) -> np.ndarray:
+    """A card's top-left corner as seen: of its corners, the one nearer the table (smaller `down`)."""
+    return min(c.points, key=lambda p: float(p @ down))
 
 
 def _tilted_rows(cards: list[_Card], fr: SeatFrame, orientation: float, scale: float,
@@ -740,7 +750,8 @@ def _place(
     """Seats (k of them), their frames and rows, corner pairs checked against each seat's frame."""
     centers = np.array([c.center for c in cards]).reshape(-1, 2)
     deck = deck or (65 if k >= 5 else 52)
-    labels = [c.card for c in cards] if max(deck_capacity(deck).values()) == 1 else None
+    one_deck = one_copy_each(deck)
+    labels = [c.card for c in cards] if one_deck else None
     groups, strays = group_seats(centers, k, np.array([c.size for c in cards]), cfg, labels)
     if _split_across_seats(cards, groups):
         centers = np.array([c.center for c in cards]).reshape(-1, 2)
@@ -752,7 +763,6 @@ def _place(
         else np.array([width / 2, height / 2]) if width and height else None
     )
     frames: list[tuple[SeatFrame, list[int], np.ndarray]] = []
-    one_deck = max(deck_capacity(deck).values()) == 1
     cap = deck_capacity(deck)
     seen = Counter(c.card for c in cards)
     over = {name for name, n in seen.items() if n > cap[name]}  # more cards than the decks hold
@@ -776,7 +786,6 @@ def _place(
     # right, the same way on every card). With a 65-card deck two copies of a card can be a card
     # diagonal apart: such a "pair" fails this test and is split back into two cards.
     offset = _corner_offset(cards, [(fr, g) for fr, g, _ in frames], scale, cfg)
-    one_deck = max(deck_capacity(deck).values()) == 1
     for k, (fr, g, centre) in enumerate(frames):
         if one_deck:  # a card exists once: split a same-card pair only if it cannot be one card
             _split_impossible(cards, g, fr, cfg)
@@ -1219,7 +1228,7 @@ def read_table(
     problems: list[Problem] = []
     scale = index_scale(dets)
     variants = [merge_corners(dets, scale, cfg)]
-    if deck is None or max(deck_capacity(deck).values()) == 1:  # one deck: farther corners may pair
+    if deck is None or one_copy_each(deck):  # one deck: farther corners may pair
         far = merge_corners(dets, scale, cfg, cfg.pair_max_one_deck)
         if len(far) < len(variants[0]):
             variants.append(far)
@@ -1251,7 +1260,7 @@ def read_table(
         c = cards[i]
         best = None
         for fi, (fr, g, _) in enumerate(frames):
-            anchor = min(c.points, key=lambda p: float(p @ fr.down))
+            anchor = _top_left(c, fr.down)
             y = float(anchor @ fr.down)
             for ri, line in enumerate(fr.lines):
                 xs = [float(cards[g[j]].anchor @ fr.right) for j in fr.rows[ri]]

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -34,6 +35,7 @@ import numpy as np
 from tqdm import tqdm
 
 HEAD_PREFIX = "/model.22/"  # the Detect module in an Ultralytics YOLOv8 export
+DETECTOR_NOTE = "int8 QDQ, per-channel weights; Detect post-processing in float"
 
 
 def float_nodes(model_path: Path) -> list[str]:
@@ -77,8 +79,6 @@ def calibration_tiles(folders: list[Path], n: int, size: tuple[int, int], seed: 
 
 def quantize(model: Path, out: Path, folders: list[Path], n_tiles: int = 64) -> Path:
     import onnxruntime as ort
-    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
-    from onnxruntime.quantization.shape_inference import quant_pre_process
 
     sess = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
     inp = sess.get_inputs()[0]
@@ -86,10 +86,22 @@ def quantize(model: Path, out: Path, folders: list[Path], n_tiles: int = 64) -> 
     blobs = calibration_tiles(folders, n_tiles, size)
     if not blobs:
         raise SystemExit(f"no calibration images found in {[str(f) for f in folders]}")
+    return static_int8(model, out, [{inp.name: b} for b in blobs], "tile", float_nodes, DETECTOR_NOTE)
+
+
+def static_int8(
+    model: Path, out: Path, feeds: list[dict], unit: str, exclude: Callable[[Path], list[str]] | None,
+    note: str,
+) -> Path:
+    """The one int8 recipe both models share: shape pre-processing, static QDQ calibrated on `feeds`
+    (uint8 activations, per-channel int8 weights), the nodes `exclude` names (from the pre-processed
+    graph) left in float, and the source model's metadata carried over with `note`."""
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+    from onnxruntime.quantization.shape_inference import quant_pre_process
 
     class Reader(CalibrationDataReader):
         def __init__(self) -> None:
-            self.it = iter(tqdm([{inp.name: b} for b in blobs], desc="calibrating", unit="tile"))
+            self.it = iter(tqdm(feeds, desc="calibrating", unit=unit))
 
         def get_next(self):
             return next(self.it, None)
@@ -99,10 +111,10 @@ def quantize(model: Path, out: Path, folders: list[Path], n_tiles: int = 64) -> 
     quant_pre_process(str(model), str(pre), skip_symbolic_shape=True)
     quantize_static(
         str(pre), str(out), Reader(), quant_format=QuantFormat.QDQ, activation_type=QuantType.QUInt8,
-        weight_type=QuantType.QInt8, per_channel=True, nodes_to_exclude=float_nodes(pre),
+        weight_type=QuantType.QInt8, per_channel=True, nodes_to_exclude=exclude(pre) if exclude else None,
     )
     pre.unlink(missing_ok=True)
-    copy_metadata(model, out)
+    copy_metadata(model, out, note)
     return out
 
 
@@ -114,9 +126,6 @@ def quantize_classifier(
 
     Calibration is min/max over the crops: which crops are drawn moves the real finetune half's F1
     by up to ~0.005, so the shipped draw is named in `models/CLASSIFIER.md`."""
-    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
-    from onnxruntime.quantization.shape_inference import quant_pre_process
-
     from vision.classifier import crops_to_blob
 
     if len(n_crops) != len(npz_files):
@@ -128,28 +137,8 @@ def quantize_classifier(
         crops.extend(x[rng.choice(len(x), min(n, len(x)), replace=False)])
     if not crops:
         raise SystemExit(f"no calibration crops in {[str(f) for f in npz_files]}")
-    blobs = [crops_to_blob(crops[i : i + 64]) for i in range(0, len(crops), 64)]
-
-    class Reader(CalibrationDataReader):
-        def __init__(self) -> None:
-            self.it = iter(tqdm([{"crops": b} for b in blobs], desc="calibrating", unit="batch"))
-
-        def get_next(self):
-            return next(self.it, None)
-
-    out.parent.mkdir(parents=True, exist_ok=True)
-    pre = out.with_suffix(".pre.onnx")
-    quant_pre_process(str(model), str(pre), skip_symbolic_shape=True)
-    quantize_static(
-        str(pre), str(out), Reader(), quant_format=QuantFormat.QDQ, activation_type=QuantType.QUInt8,
-        weight_type=QuantType.QInt8, per_channel=True,
-    )
-    pre.unlink(missing_ok=True)
-    copy_metadata(model, out, note="int8 QDQ, per-channel weights, every layer")
-    return out
-
-
-DETECTOR_NOTE = "int8 QDQ, per-channel weights; Detect post-processing in float"
+    feeds = [{"crops": crops_to_blob(crops[i : i + 64])} for i in range(0, len(crops), 64)]
+    return static_int8(model, out, feeds, "batch", None, "int8 QDQ, per-channel weights, every layer")
 
 
 def copy_metadata(src: Path, dst: Path, note: str = DETECTOR_NOTE) -> None:
