@@ -6,8 +6,8 @@ The steps, each a small function so tests can pin them down:
    so the same code reads a close-up and a whole table.
 2. `merge_corners`: a card shows its index twice (top-left, and bottom-right on the last card of a
    row); two detections of the same card at a card-diagonal apart are one physical card. With a
-   65-card deck a card may legitimately exist twice: pairs are only made at that distance. With one
-   deck a farther pairing (`pair_max_one_deck`: small indices on a large card) is tried as well.
+   65-card deck a card may legitimately exist twice: pairs are only made at that distance. A farther
+   pairing (`pair_max_far`: small indices on a large card) is tried as well, with any deck.
 3. `fix_with_deck`: each card exists once (twice in a 65-card deck): when the model's top classes
    break that, an assignment of physical cards to deck cards over the log class scores picks the
    most probable consistent reading. Cards it changes keep `changed_from` and raise a problem.
@@ -15,6 +15,8 @@ The steps, each a small function so tests can pin them down:
 5. `fit_rows`: a seat's rows are lines of nearly collinear index centres; the row direction is the
    angle whose perpendicular projection piles the points up most (a projection profile), the
    player's side is away from the table centre, and a 1-D split of the projections gives the rows.
+   Cards laid in a grid line up along columns and diagonals too: when the best peak does not read
+   3/5/5 with every corner pair possible, the profile's other peaks are tried (`row_directions`).
    The 3-card end row is the head, the next the middle, the far one the tail; two rows of more
    than three cards are the middle and the tail (the head is out of the photo). When the counts are
    not 3/5/5, a slightly turned split direction and the corners as seen (no step backs) are tried.
@@ -50,9 +52,9 @@ class GeometryConfig:
 
     pair_min: float = 1.6  # top-left to bottom-right index centres of one card: 1.6..5.5 indices
     pair_max: float = 6.0
-    # with one deck, corners this far apart are tried as one card too (a deck with small indices on a
-    # large card puts them ~7 index heights apart); kept when the seats come closer to 3/5/5
-    pair_max_one_deck: float = 8.0
+    # corners this far apart are tried as one card too (a deck with small indices on a large card puts
+    # them ~7 index heights apart); kept when the seats come closer to 3/5/5
+    pair_max_far: float = 8.0
     pair_box_one_deck: tuple[float, float, float, float] = (-0.5, 0.7, 7.5, 9.5)  # tilted camera: a far
     # seat's cards are sheared, their corner diagonal can lean left of the row normal
     pair_typical: float = 3.5
@@ -71,6 +73,14 @@ class GeometryConfig:
     # turns (degrees) of the direction a seat's rows are split along, tried when the fitted one does
     # not give 3/5/5: the one closest to 3/5/5 is kept (on a tie, the smaller turn)
     split_turns: tuple[float, ...] = (2.0, -2.0, 4.0, -4.0, 6.0, -6.0, 8.0, -8.0)
+    # other peaks of the row-direction profile (at least this share of the best) tried when the best
+    # does not read 3/5/5 with every two-corner card possible: cards laid in a grid line up along
+    # columns and diagonals too
+    direction_rivals: int = 4
+    # a seat alone: this many more corner votes for one side than the other make its side known; fewer
+    # (but some) stand only if the corners as seen do not read closer to 3/5/5 the other way round
+    side_votes: int = 2
+    direction_ratio: float = 0.6
     seat_min: int = 5  # fewer cards than this are not a seat (stray cards)
     stray_link: float = 12.0  # a card farther than this from any other is a stray, not part of a seat
     seat_cut_candidates: int = 8  # how many of the longest links beyond k-1 a seat cut may use
@@ -434,8 +444,22 @@ def row_direction(
     >>> round(row_direction(pts, 20.0), 1)
     9.5
     """
+    return row_directions(points, scale, sigma, owner, rivals=0)[0]
+
+
+def row_directions(
+    points: np.ndarray, scale: float, sigma: float = 0.25, owner: np.ndarray | None = None,
+    rivals: int = 4, ratio: float = 0.6, apart: float = 4.0,
+) -> list[float]:
+    """The best line-up angle (as `row_direction`), then up to `rivals` other peaks of the profile
+    that score at least `ratio` of the best and lie `apart` degrees from every angle kept, best first.
+
+    Cards laid out without overlap stand in a grid: its columns and diagonals line up almost as well
+    as its rows, so the profile alone can pick the wrong peak; the caller decides among these by what
+    a row must be (3/5/5, each card's second corner below and right of its first).
+    """
     if len(points) < 2:
-        return 0.0
+        return [0.0]
     s2 = (sigma * scale) ** 2
 
     def score(angles: np.ndarray) -> np.ndarray:
@@ -449,9 +473,20 @@ def row_direction(
         return w.sum(axis=(0, 1))
 
     coarse = np.arange(0.0, 180.0, 1.0)
-    best = coarse[int(np.argmax(score(coarse)))]
-    fine = best + np.arange(-1.0, 1.0001, 0.1)
-    return float(fine[int(np.argmax(score(fine)))] % 180.0)
+    profile = score(coarse)
+    peaks = [i for i in range(len(coarse)) if profile[i] >= profile[i - 1] and profile[i] >= profile[
+        (i + 1) % len(coarse)]]
+    peaks.sort(key=lambda i: -profile[i])
+    top = float(profile[peaks[0]]) if peaks else 0.0
+    kept: list[float] = []
+    for i in peaks:
+        if len(kept) > rivals or profile[i] < ratio * top:
+            break
+        fine = coarse[i] + np.arange(-1.0, 1.0001, 0.1)
+        angle = float(fine[int(np.argmax(score(fine)))] % 180.0)
+        if all(min(abs(angle - k), 180.0 - abs(angle - k)) >= apart for k in kept):
+            kept.append(angle)
+    return kept or [0.0]
 
 
 def _split_1d(values: np.ndarray, gap: float, max_groups: int = 3) -> list[list[int]]:
@@ -495,9 +530,36 @@ def fit_rows(
     """
     if cards:  # the seat's own index size: under camera tilt near seats look bigger than far ones
         scale = float(np.median([c.size for c in cards]))
-    pts = np.array([p for c in cards for p in c.points])
+    pts = np.array([p for c in cards for p in c.points]).reshape(-1, 2)
     owner = np.array([i for i, c in enumerate(cards) for _ in c.points])
-    phi = math.radians(row_direction(pts, scale, cfg.line_sigma, owner))
+    angles = row_directions(pts, scale, cfg.line_sigma, owner, rivals=cfg.direction_rivals,
+                            ratio=cfg.direction_ratio)
+    fr = _fit_along(cards, math.radians(angles[0]), scale, toward, cfg, offset)
+    if len(angles) == 1 or _misfit(cards, fr, cfg) == (0, 0):
+        return fr
+    # A rival direction is taken only when it is better on one count and no worse on the other: a
+    # grid's columns or diagonals can come to 3/5/5 by chance, but then its cards' second corners
+    # lie where no card's could.
+    best, best_misfit, last = angles[0], _misfit(cards, fr, cfg), angles[0]
+    for angle in angles[1:]:
+        trial = _fit_along(cards, math.radians(angle), scale, toward, cfg, offset)
+        last, m = angle, _misfit(cards, trial, cfg)
+        if m[0] <= best_misfit[0] and m[1] <= best_misfit[1] and m != best_misfit:
+            best, best_misfit, fr = angle, m, trial
+    if last != best:  # the anchors are the last trial's: set them for the frame kept
+        fr = _fit_along(cards, math.radians(best), scale, toward, cfg, offset)
+    return fr
+
+
+def _misfit(cards: list[_Card], fr: SeatFrame, cfg: GeometryConfig) -> tuple[int, int]:
+    """How badly a frame reads a seat: its distance from 3/5/5, and how many two-corner cards have
+    their second corner where no card's could be in it (`_pair_possible`)."""
+    return _layout_error(fr), sum(not _pair_possible(c, fr, cfg) for c in cards)
+
+
+def _fit_along(cards: list[_Card], phi: float, scale: float, toward: np.ndarray | None,
+               cfg: GeometryConfig, offset: np.ndarray | None) -> SeatFrame:
+    """`fit_rows` with the rows running along `phi` (radians): the player's side, anchors, rows."""
     right = np.array([math.cos(phi), math.sin(phi)])
     down = np.array([-math.sin(phi), math.cos(phi)])
 
@@ -523,11 +585,19 @@ def fit_rows(
                     tl, br = (c.points[0], c.points[1]) if d0 < d1 else (c.points[1], c.points[0])
                     votes += 1.0 if float((br - tl) @ down) > 0 else -1.0
         sign = 1.0 if votes > 0 else -1.0 if votes < 0 else (1.0 if down[1] >= 0 else -1.0)
-        if votes == 0:
+        sure = votes != 0
+        if sure and abs(votes) < cfg.side_votes:
+            # a lone vote can come from a bottom-right corner that happens to lie on the next row's
+            # line (cards spread out, or a close-up's perspective): it stands unless the corners as
+            # seen read closer to 3/5/5 the other way round
+            def seen(s: float) -> int:
+                return _layout_error(_frame(cards, right * s, down * s, scale, cfg, virtual=False))
+            sure = seen(sign) <= seen(-sign)
+        if not sure:
             sign = _lone_side(cards, right, down, sign, scale, cfg)
         # corner votes decide the side as surely as the table centre does
-        fr = _frame(cards, right * sign, down * sign, scale, cfg, sure_side=votes != 0, offset=offset)
-        fr.side_known = votes != 0
+        fr = _frame(cards, right * sign, down * sign, scale, cfg, sure_side=sure, offset=offset)
+        fr.side_known = sure
         return fr
     return _frame(cards, right * sign, down * sign, scale, cfg, sure_side=True, offset=offset)
 
@@ -1228,12 +1298,13 @@ def read_table(
     problems: list[Problem] = []
     scale = index_scale(dets)
     variants = [merge_corners(dets, scale, cfg)]
-    if deck is None or one_copy_each(deck):  # one deck: farther corners may pair
-        far = merge_corners(dets, scale, cfg, cfg.pair_max_one_deck)
-        if len(far) < len(variants[0]):
-            variants.append(far)
+    # Farther corners may pair too (small indices on a large card). With two decks such a pair may be
+    # two copies: the placement nearer 3/5/5 wins, and each seat splits a pair that cannot be one card.
+    far = merge_corners(dets, scale, cfg, cfg.pair_max_far)
+    if len(far) < len(variants[0]):
+        variants.append(far)
     best: _Placement | None = None
-    for n, merged in enumerate(variants):
+    for merged in variants:
         # How many seats: the number of 13s in the cards, unless told. When the count falls between
         # two (unmerged corners, hidden cards), both are tried and the one closer to 3/5/5 seats wins.
         est = len(merged) / SEAT_SIZE
@@ -1241,8 +1312,6 @@ def read_table(
         ks = [seats] if seats else sorted({min(5, max(1, v)) for v in (
             round(est), math.floor(est + 0.2), math.ceil(est - 0.2), round(distinct))})
         for k in ks:
-            if n and deck is None and k >= 5:  # five seats deal from two decks: no far pairs
-                continue
             trial = _place([replace(c, points=list(c.points), boxes=list(c.boxes)) for c in merged], k,
                            deck, width, height, scale, cfg)
             if best is None or trial.error < best.error:
