@@ -757,19 +757,21 @@ def _virtual_anchors(cards: list[_Card], right: np.ndarray, down: np.ndarray, sc
         if d <= tol:  # on a row line already
             continue
         virtual = p - (vr * right + vd * down) * c.size
+        # only a row's last card shows its bottom-right corner, unless the row is spread out (the next
+        # card clears the corner): a step back onto a row where a card would lie over that corner is
+        # no step back
+        line = others[int(np.argmin(np.abs(others - y_alt)))]
+        dx = anchors[np.abs(others - line) <= tol] @ right - float(virtual @ right)
+        ends = bool(np.all(dx <= 0.5 * c.size))
+        clear = not np.any((dx > 0.3 * c.size) & (dx < (vr + 0.4) * c.size))
         if tol < d_alt <= cfg.loose_step * tol:
             # under strong perspective (a close-up) the offset learnt on near cards overshoots or
             # falls short on far ones: a looser landing is tried too, kept only if the counts improve
-            optional.append((c, virtual))
+            if clear or ends:
+                optional.append((c, virtual))
         elif d_alt <= tol:
-            # only a row's last card shows its bottom-right corner, unless the row is spread out (the
-            # next card clears the corner): a point just off a row line (a top-left pushed out of
-            # line) moves only then. That needs the seat's side known (a seat alone may be read
-            # turned half round).
-            row = anchors[np.abs(others - y_alt) <= tol]
-            dx = row @ right - float(virtual @ right)
-            ends = bool(np.all(dx <= 0.5 * c.size))
-            clear = not np.any((dx > 0.3 * c.size) & (dx < (vr + 0.4) * c.size))
+            # a point just off a row line (a top-left pushed out of line) moves only where its corner
+            # could show. That needs the seat's side known (a seat alone may be read turned half round).
             if d > 2 * tol or not sure_side:
                 c.anchor = virtual
             elif clear or ends:

@@ -279,3 +279,13 @@ def test_seat_alone_whose_one_corner_vote_the_corners_as_seen_contradict_is_a_gu
     trusting = read_table(_fixture_detections(fx), width=fx["width"], height=fx["height"], deck=52,
                           cfg=GeometryConfig(side_votes=1))
     assert not trusting.problems and not _every_seat_matches(fx, trusting)  # silently wrong, as it was
+
+
+def test_a_loose_step_back_onto_a_row_whose_next_card_would_cover_the_corner_is_not_taken():
+    """Found by `benchmarks.geometry --show` in its 5%-dropped mode (close-up s000110, rows as
+    columns under perspective, 8d's top-left corner dropped): 9d, mid-row in the middle, was taken for
+    a bottom-right corner and stepped back loosely onto the head row, and 8d's lone bottom-right
+    corner took its place: 3/5/5 with two cards swapped, no problem raised. The head row's cards lie
+    right of where 9d's top-left would land, over its bottom-right corner, which could not show: a
+    loose step back now needs the corner clear (or the row's end), as a strict one already did."""
+    _rows_match(*_read_fixture("geometry_s000110_drop.json"))
