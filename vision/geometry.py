@@ -1306,7 +1306,7 @@ def read_table(
     if len(far) < len(variants[0]):
         variants.append(far)
     best: _Placement | None = None
-    for merged in variants:
+    for n, merged in enumerate(variants):
         # How many seats: the number of 13s in the cards, unless told. When the count falls between
         # two (unmerged corners, hidden cards), both are tried and the one closer to 3/5/5 seats wins.
         est = len(merged) / SEAT_SIZE
@@ -1314,6 +1314,8 @@ def read_table(
         ks = [seats] if seats else sorted({min(5, max(1, v)) for v in (
             round(est), math.floor(est + 0.2), math.ceil(est - 0.2), round(distinct))})
         for k in ks:
+            if n and deck is None and k >= 5:  # five seats of an unknown deck: far pairs would pair copies
+                continue
             trial = _place([replace(c, points=list(c.points), boxes=list(c.boxes)) for c in merged], k,
                            deck, width, height, scale, cfg)
             if best is None or trial.error < best.error:

@@ -21,6 +21,12 @@ therefore excluded; the convolutions, where the time goes, are int8 (QDQ, per-ch
 
 Calibration: model-sized tiles cut the way the runtime cuts them (`vision.detector.tile_origins`),
 from synthetic training tiles and real photos of the finetune half only.
+
+Weights are stored as uint8 with zero point 128 (`unsigned_weights`), not int8: the same values, but
+onnxruntime then runs uint8 x uint8 kernels. Its uint8 x int8 kernels on x86 CPUs without VNNI (AVX2
+only, e.g. AMD EPYC Milan) add pairs of products in int16 with saturation (`vpmaddubsw`): on such a
+machine the int8-weight models read the sample photo as 119 indices in five seats instead of 63 in
+four. With VNNI both kernels compute exactly, so the change costs nothing there.
 """
 
 from __future__ import annotations
@@ -35,7 +41,8 @@ import numpy as np
 from tqdm import tqdm
 
 HEAD_PREFIX = "/model.22/"  # the Detect module in an Ultralytics YOLOv8 export
-DETECTOR_NOTE = "int8 QDQ, per-channel weights; Detect post-processing in float"
+DETECTOR_NOTE = ("int8 QDQ, per-channel weights (stored uint8, zero point 128); Detect post-processing "
+                 "in float")
 
 
 def float_nodes(model_path: Path) -> list[str]:
@@ -114,8 +121,37 @@ def static_int8(
         weight_type=QuantType.QInt8, per_channel=True, nodes_to_exclude=exclude(pre) if exclude else None,
     )
     pre.unlink(missing_ok=True)
+    unsigned_weights(out)
     copy_metadata(model, out, note)
     return out
+
+
+def unsigned_weights(path: Path, out: Path | None = None) -> int:
+    """Re-store a QDQ model's int8 weights as uint8 (value + 128, zero point + 128), in place or to
+    `out`: every dequantised weight is the same number, but onnxruntime picks its uint8 x uint8
+    kernels, which do not saturate on CPUs without VNNI (see the module docstring). Returns how many
+    weight tensors changed (0 for a model already converted)."""
+    import onnx
+    from onnx import numpy_helper
+
+    m = onnx.load(str(path))
+    inits = {t.name: t for t in m.graph.initializer}
+    changed = 0
+    for node in m.graph.node:
+        if node.op_type != "DequantizeLinear" or len(node.input) < 3:
+            continue
+        w, zp = inits.get(node.input[0]), inits.get(node.input[2])
+        if w is None or zp is None or w.data_type != onnx.TensorProto.INT8:
+            continue
+        for t in (w, zp):
+            v = numpy_helper.to_array(t).astype(np.int16) + 128
+            t.CopyFrom(numpy_helper.from_array(v.astype(np.uint8), t.name))
+        changed += 1
+    for prop in m.metadata_props:  # the note says how the weights are stored
+        if prop.key == "quantization" and changed and "stored uint8" not in prop.value:
+            prop.value += " (weights stored uint8, zero point 128)"
+    onnx.save(m, str(out or path))
+    return changed
 
 
 def quantize_classifier(
@@ -138,7 +174,8 @@ def quantize_classifier(
     if not crops:
         raise SystemExit(f"no calibration crops in {[str(f) for f in npz_files]}")
     feeds = [{"crops": crops_to_blob(crops[i : i + 64])} for i in range(0, len(crops), 64)]
-    return static_int8(model, out, feeds, "batch", None, "int8 QDQ, per-channel weights, every layer")
+    return static_int8(model, out, feeds, "batch", None,
+                       "int8 QDQ, per-channel weights (stored uint8, zero point 128), every layer")
 
 
 def copy_metadata(src: Path, dst: Path, note: str = DETECTOR_NOTE) -> None:
@@ -160,15 +197,20 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--model", type=Path, default=Path("models/cards.fp32.onnx"))
     p.add_argument("--out", type=Path, default=Path("models/cards.onnx"))
-    p.add_argument("--calib", type=Path, action="append", required=True,
+    p.add_argument("--calib", type=Path, action="append", default=[],
                    help="a folder of .jpg (repeat); with --classifier, a crops .npz (repeat)")
     p.add_argument("--tiles", type=int, default=64)
     p.add_argument("--classifier", action="store_true", help="quantise the index classifier instead")
     p.add_argument("--crops", type=int, action="append", default=[],
                    help="classifier: crops drawn from each --calib file, in order (repeat)")
     p.add_argument("--seed", type=int, default=0, help="classifier: which crops are drawn")
+    p.add_argument("--unsigned-only", action="store_true", help="only re-store an int8 model's weights as "
+                   "uint8 (in place: --model), no calibration")
     args = p.parse_args(argv)
     t = time.time()
+    if args.unsigned_only:
+        print(f"{args.model}: {unsigned_weights(args.model)} weight tensors re-stored as uint8")
+        return 0
     if args.classifier:
         out = quantize_classifier(args.model, args.out, args.calib, args.crops, args.seed)
     else:
