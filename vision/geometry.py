@@ -77,10 +77,10 @@ class GeometryConfig:
     # does not read 3/5/5 with every two-corner card possible: cards laid in a grid line up along
     # columns and diagonals too
     direction_rivals: int = 4
+    direction_ratio: float = 0.6
     # a seat alone: this many more corner votes for one side than the other make its side known; fewer
     # (but some) stand only if the corners as seen do not read closer to 3/5/5 the other way round
     side_votes: int = 2
-    direction_ratio: float = 0.6
     seat_min: int = 5  # fewer cards than this are not a seat (stray cards)
     stray_link: float = 12.0  # a card farther than this from any other is a stray, not part of a seat
     seat_cut_candidates: int = 8  # how many of the longest links beyond k-1 a seat cut may use
@@ -732,7 +732,7 @@ def _virtual_anchors(cards: list[_Card], right: np.ndarray, down: np.ndarray, sc
     just off its line whose step back lands mid-row, in a row spread out enough that its
     bottom-right corner would show, or at a row's end; and a step back that lands near a row only
     within `cfg.loose_step` times the tolerance (the offset learnt on near cards misses far ones
-    under a close-up's perspective)."""
+    under a close-up's perspective), also only where no card of that row would lie over the corner."""
     merged = [c for c in cards if len(c.points) == 2 and c.anchor is not None]
     singles = [c for c in cards if len(c.points) == 1]
     if not singles:
