@@ -14,6 +14,7 @@ import sys
 from . import detect, get_detector, read
 from .detector import ModelMismatchError, ModelMissingError
 from .imageio import ImageReadError, read_image
+from .int8 import Int8WeightsError
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -64,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
             for p in table.problems:
                 print(f"! {p.message}")
         return 0
-    except (ImageReadError, ModelMissingError, ModelMismatchError) as e:
+    except (ImageReadError, ModelMissingError, ModelMismatchError, Int8WeightsError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
 

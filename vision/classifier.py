@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from .classes import CLASS_NAMES
+from .int8 import check_int8
 
 CROP_SIZE = 56  # the shipped classifier's input (its ONNX metadata says so too); 40 until run 10
 CONTEXT = 0.15  # of the box's longer side, added on each side: the glyph edges survive a loose box
@@ -144,6 +145,7 @@ class IndexClassifier:
             opts.intra_op_num_threads = threads
             opts.inter_op_num_threads = 1
             session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+            check_int8(session, path)
             self.model_path: Path | None = path
         else:
             self.model_path = None

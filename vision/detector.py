@@ -30,6 +30,7 @@ import numpy as np
 from .classes import CLASS_NAMES
 from .classifier import CLASSIFIER_ENV, IndexClassifier, resolve_classifier
 from .imageio import ImageSource, Photo, open_photo
+from .int8 import check_int8
 from .types import Detection
 
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "cards.onnx"
@@ -310,6 +311,7 @@ class Detector:
             opts.inter_op_num_threads = 1
             opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
             session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+            check_int8(session, path)
             self.model_path: Path | None = path
         else:
             self.model_path = None
