@@ -535,12 +535,12 @@ def fit_rows(
     angles = row_directions(pts, scale, cfg.line_sigma, owner, rivals=cfg.direction_rivals,
                             ratio=cfg.direction_ratio)
     fr = _fit_along(cards, math.radians(angles[0]), scale, toward, cfg, offset)
-    if len(angles) == 1 or _misfit(cards, fr, cfg) == (0, 0):
+    best, best_misfit, last = angles[0], _misfit(cards, fr, cfg), angles[0]
+    if len(angles) == 1 or best_misfit == (0, 0):
         return fr
     # A rival direction is taken only when it is better on one count and no worse on the other: a
     # grid's columns or diagonals can come to 3/5/5 by chance, but then its cards' second corners
     # lie where no card's could.
-    best, best_misfit, last = angles[0], _misfit(cards, fr, cfg), angles[0]
     for angle in angles[1:]:
         trial = _fit_along(cards, math.radians(angle), scale, toward, cfg, offset)
         last, m = angle, _misfit(cards, trial, cfg)
@@ -590,9 +590,8 @@ def _fit_along(cards: list[_Card], phi: float, scale: float, toward: np.ndarray 
             # a lone vote can come from a bottom-right corner that happens to lie on the next row's
             # line (cards spread out, or a close-up's perspective): it stands unless the corners as
             # seen read closer to 3/5/5 the other way round
-            def seen(s: float) -> int:
-                return _layout_error(_frame(cards, right * s, down * s, scale, cfg, virtual=False))
-            sure = seen(sign) <= seen(-sign)
+            sure = _seen_error(cards, right, down, sign, scale, cfg) <= _seen_error(
+                cards, right, down, -sign, scale, cfg)
         if not sure:
             sign = _lone_side(cards, right, down, sign, scale, cfg)
         # corner votes decide the side as surely as the table centre does
@@ -613,7 +612,7 @@ def _lone_side(cards: list[_Card], right: np.ndarray, down: np.ndarray, sign: fl
     wrongly costs all its rows, so anything short of that keeps the prior.
     """
     def key(s: float) -> tuple[int, int, float]:
-        seen = _layout_error(_frame(cards, right * s, down * s, scale, cfg, virtual=False))
+        seen = _seen_error(cards, right, down, s, scale, cfg)  # first: each `_frame` sets the anchors
         fr = _frame(cards, right * s, down * s, scale, cfg, sure_side=False)
         return seen, _layout_error(fr), _row_spread(cards, fr)
 
@@ -625,6 +624,12 @@ def _lone_side(cards: list[_Card], right: np.ndarray, down: np.ndarray, sign: fl
     if other[1] <= this[1] and other[2] + cfg.spread_margin < this[2]:
         return -sign
     return sign
+
+
+def _seen_error(cards: list[_Card], right: np.ndarray, down: np.ndarray, sign: float, scale: float,
+                cfg: GeometryConfig) -> int:
+    """How far from 3/5/5 the corners as seen (no step backs) read with the player on side `sign`."""
+    return _layout_error(_frame(cards, right * sign, down * sign, scale, cfg, virtual=False))
 
 
 def _row_spread(cards: list[_Card], fr: SeatFrame) -> float:

@@ -26,7 +26,8 @@ Weights are stored as uint8 with zero point 128 (`unsigned_weights`), not int8: 
 onnxruntime then runs uint8 x uint8 kernels. Its uint8 x int8 kernels on x86 CPUs without VNNI (AVX2
 only, e.g. AMD EPYC Milan) add pairs of products in int16 with saturation (`vpmaddubsw`): on such a
 machine the int8-weight models read the sample photo as 119 indices in five seats instead of 63 in
-four. With VNNI both kernels compute exactly, so the change costs nothing there.
+four. With VNNI both kernels compute exactly, so the numbers are the same there (the speed of
+uint8 x uint8 on such a machine has not been measured).
 """
 
 from __future__ import annotations

@@ -74,12 +74,9 @@ def _read_fixture(name: str):
     import json
     from pathlib import Path
 
-    from vision.types import Detection
-
     fx = json.loads((Path(__file__).parent.parent / "data" / "vision" / name).read_text())
-    dets = [Detection(r["card"], tuple(r["box"]), r.get("confidence", 1.0),
-                      np.array(r["scores"], np.float32) if "scores" in r else None) for r in fx["detections"]]
-    return fx, read_table(dets, width=fx["width"], height=fx["height"], deck=fx.get("deck"))
+    tr = read_table(_fixture_detections(fx), width=fx["width"], height=fx["height"], deck=fx.get("deck"))
+    return fx, tr
 
 
 def _rows_match(fx, tr) -> None:
@@ -204,10 +201,11 @@ def test_close_up_step_backs_that_break_the_rows_give_way_to_the_corners_as_seen
 
 
 def _fixture_detections(fx):
+    """A fixture's detections, with its confidences and class scores where it carries them."""
     from vision.types import Detection
 
-    return [Detection(r["card"], tuple(r["box"]), r["confidence"], np.array(r["scores"], np.float32))
-            for r in fx["detections"]]
+    return [Detection(r["card"], tuple(r["box"]), r.get("confidence", 1.0),
+                      np.array(r["scores"], np.float32) if "scores" in r else None) for r in fx["detections"]]
 
 
 def _every_seat_matches(fx, tr) -> bool:
