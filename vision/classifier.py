@@ -32,7 +32,7 @@ BACKGROUND = "bg"
 CLASSIFIER_NAMES: tuple[str, ...] = (*CLASS_NAMES, BACKGROUND)
 FILL = (114, 114, 114)
 REFINE_CONTEXTS = (0.1, 0.2)  # second and third reads of a likely index (see `probabilities`)
-REFINE_BELOW_BG = 0.9
+REFINE_BELOW_BG = 0.5
 REFINE_BELOW_TOP = 0.9  # ... and only while its first read is unsure (no card as likely as this)
 
 DEFAULT_CLASSIFIER = Path(__file__).resolve().parent.parent / "models" / "index_classifier.onnx"

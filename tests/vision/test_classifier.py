@@ -298,8 +298,39 @@ def test_a_read_mostly_inside_a_surer_one_is_the_same_index():
 
     table = np.stack([probs("Th", 0.98), probs("Td", 0.9), probs("9c", 0.95), probs("8c", 0.93)])
     det.classifier = SimpleNamespace(probabilities=lambda image, boxes: table)
+    det.skip_sure = None  # every box read (the half box would not be, behind a sure Th: next test)
     boxes = np.array([[269, 445, 312, 470], [293, 450, 312, 482],  # Th, and a half box on it
                       [400, 445, 443, 470], [440, 445, 483, 470]], float)  # 9c and 8c touching
     kept, conf, _ = det.reclassify(np.zeros((600, 600, 3), np.uint8), boxes, np.ones(4), np.zeros((4, 54)))
     assert sorted(map(tuple, kept.tolist())) == sorted(map(tuple, boxes[[0, 2, 3]].tolist()))
     assert np.allclose(sorted(conf), [0.93, 0.95, 0.98], atol=1e-4)
+
+
+def test_a_box_behind_a_sure_read_is_not_read_again():
+    """`skip_sure`: boxes come best YOLO score first; one that the dedupe would merge with a better box
+    read as a sure card is not cropped at all, one behind an unsure or background read is."""
+    from vision.classifier import CLASSIFIER_NAMES
+
+    det = Detector(session=RedSquares(), classifier=TINY, skip_sure=0.8)
+    reads = {269: ("Th", 0.98), 293: ("Td", 0.99), 400: ("9c", 0.5), 410: ("9c", 0.95),
+             600: ("bg", 0.99), 605: ("8c", 0.9)}
+    asked: list[int] = []
+
+    def probabilities(image, boxes):
+        out = []
+        for b in boxes:
+            card, p = reads[int(b[0])]
+            asked.append(int(b[0]))
+            v = np.full(55, (1 - p) / 54, np.float32)
+            v[CLASSIFIER_NAMES.index(card)] = p
+            out.append(v)
+        return np.stack(out)
+
+    det.classifier = SimpleNamespace(probabilities=probabilities)
+    boxes = np.array([[269, 445, 312, 470], [293, 450, 312, 482],  # sure Th, a half box on it
+                      [400, 445, 443, 470], [410, 445, 453, 470],  # unsure 9c, a shifted box on it
+                      [600, 445, 643, 470], [605, 447, 648, 472]], float)  # background, a box on it
+    kept, conf, rows = det.reclassify(np.zeros((700, 700, 3), np.uint8), boxes, np.ones(6), np.zeros((6, 54)))
+    assert sorted(asked) == [269, 400, 410, 600, 605]  # the Td box behind the sure Th was never read
+    names = sorted(CLASSIFIER_NAMES[int(r.argmax())] for r in rows)
+    assert names == ["8c", "9c", "Th"]
