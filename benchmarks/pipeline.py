@@ -33,6 +33,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from tqdm import tqdm
 
 import vision
 from datasets.fingerprint import generator_fingerprint
@@ -45,20 +46,19 @@ GEN = f"g{generator_fingerprint()}"  # generated sets are named by the generator
 ROWS = ("head", "middle", "tail")
 
 ULTRALYTICS_TIMER = r"""
-import json, os, statistics, sys, time
+import json, os, sys, time
 os.environ["YOLO_OFFLINE"] = "1"
 import torch
 torch.set_num_threads(int(sys.argv[4]))
 from ultralytics import YOLO
 model = YOLO(sys.argv[1])
-path, imgsz, runs = sys.argv[2], int(sys.argv[3]), int(sys.argv[5])
+path, imgsz = sys.argv[2], int(sys.argv[3])
 model.predict(path, imgsz=imgsz, device="cpu", verbose=False, conf=0.25)  # warm-up
-ts = []
-for _ in range(runs):
+print("ready", flush=True)
+for _ in sys.stdin:  # one timed predict per line, so the caller can interleave its own runs
     t = time.perf_counter()
     r = model.predict(path, imgsz=imgsz, device="cpu", verbose=False, conf=0.25)
-    ts.append(time.perf_counter() - t)
-print(json.dumps({"median_s": statistics.median(ts), "boxes": len(r[0].boxes)}))
+    print(json.dumps({"s": time.perf_counter() - t, "boxes": len(r[0].boxes)}), flush=True)
 """
 
 
@@ -150,34 +150,56 @@ def speed_photo() -> Path:
     raise SystemExit("no four-seat 4:3 scene among the generated ones; raise the count in speed_photo()")
 
 
-def time_read(det: Detector, path: Path, runs: int) -> tuple[float, int]:
-    vision.read(path, model=det)  # warm-up (first run allocates)
-    ts, n = [], 0
-    for _ in range(runs):
-        t = time.perf_counter()
-        table = vision.read(path, model=det)
-        ts.append(time.perf_counter() - t)
-        n = sum(len(s.cards) for s in table.seats)
-    return statistics.median(ts), n
+class UltralyticsTimer:
+    """Ultralytics' own `predict` in a child process (the train venv), one timed call per `run()`.
+
+    Why a live child and not one batch of runs: this machine's speed drifts by 10-30% within minutes
+    (Ultralytics took 1,263-1,635 ms on the same photo in one session), so the two sides are timed in
+    turn, run by run, and the ratio compares medians taken over the same minutes.
+    """
+
+    def __init__(self, python: str, weights: Path, path: Path, imgsz: int, threads: int) -> None:
+        self.file = tempfile.NamedTemporaryFile("w", suffix=".py", delete=False)
+        self.file.write(ULTRALYTICS_TIMER)
+        self.file.close()
+        self.err = tempfile.TemporaryFile("w+")  # a pipe left unread could fill and stall the child
+        args = [python, self.file.name, str(weights), str(path), str(imgsz), str(threads)]
+        self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err,
+                                     text=True)
+        if self.proc.stdout.readline().strip() != "ready":
+            self.err.seek(0)
+            raise RuntimeError(f"Ultralytics timer did not start: {self.err.read()[-800:]}")
+
+    def run(self) -> float:
+        self.proc.stdin.write("run\n")
+        self.proc.stdin.flush()
+        return json.loads(self.proc.stdout.readline())["s"]
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait(timeout=60)
+        self.err.close()
+        os.unlink(self.file.name)
 
 
-def time_ultralytics(
-    python: str, weights: Path, path: Path, imgsz: int, runs: int, threads: int
-) -> dict | None:
-    if not Path(python).exists() or not weights.exists():
-        print(f"Ultralytics comparison skipped (python {python} or weights {weights} missing)")
-        return None
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
-        f.write(ULTRALYTICS_TIMER)
-    try:
-        r = subprocess.run([python, f.name, str(weights), str(path), str(imgsz), str(threads), str(runs)],
-                           capture_output=True, text=True, timeout=1800)
-    finally:
-        os.unlink(f.name)
-    if r.returncode:
-        print(f"Ultralytics comparison failed: {r.stderr.strip()[-800:]}")
-        return None
-    return json.loads(r.stdout.strip().splitlines()[-1])
+def time_interleaved(
+    models: dict[str, Detector], path: Path, runs: int, ultralytics: UltralyticsTimer | None
+) -> tuple[dict[str, float], float | None, dict[str, int]]:
+    """Median seconds from file to `TableRead` per model, and of Ultralytics' predict, timed in turn."""
+    for det in models.values():
+        vision.read(path, model=det)  # warm-up (first run allocates)
+    ts: dict[str, list[float]] = {name: [] for name in models}
+    ul: list[float] = []
+    placed: dict[str, int] = {}
+    for _ in tqdm(range(runs), desc="timing", unit="round"):
+        for name, det in models.items():
+            t = time.perf_counter()
+            table = vision.read(path, model=det)
+            ts[name].append(time.perf_counter() - t)
+            placed[name] = sum(len(s.cards) for s in table.seats)
+        if ultralytics is not None:
+            ul.append(ultralytics.run())
+    return ({n: statistics.median(v) for n, v in ts.items()}, statistics.median(ul) if ul else None, placed)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -207,24 +229,32 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_e2e:
         generate(BENCH / f"e2e-{args.seed}-{args.tables}-{GEN}", args.tables, args.seed)
     tiles = TileConfig(long_side=args.long_side)
-    models = {args.model.name: Detector(args.model, threads=args.threads, tiles=tiles)}
-    for other in args.also:
-        models[other.name] = Detector(other, threads=args.threads, tiles=tiles)
-    print(f"model {args.model} input {models[args.model.name].input_hw}, long side {args.long_side}, "
+    models = {str(args.model): Detector(args.model, threads=args.threads, tiles=tiles)}
+    for other in args.also:  # named by path: two candidates are often both called cards.onnx
+        models[str(other)] = Detector(other, threads=args.threads, tiles=tiles)
+    print(f"model {args.model} input {models[str(args.model)].input_hw}, long side {args.long_side}, "
           f"{args.threads} threads")
 
     work = vision.open_photo(photo, long_side=args.long_side).image.shape
-    medians: dict[str, float] = {}
-    for name, det in models.items():
-        medians[name], n = time_read(det, photo, args.runs)
+    imgsz = max(work[:2])
+    timer = None
+    if not Path(args.train_python).exists() or not weights.exists():
+        print(f"Ultralytics comparison skipped (python {args.train_python} or weights {weights} missing)")
+    else:
+        timer = UltralyticsTimer(args.train_python, weights, photo, imgsz, args.threads)
+    try:
+        medians, ul, placed = time_interleaved(models, photo, args.runs, timer)
+    finally:
+        if timer is not None:
+            timer.close()
+    for name, med in medians.items():
         print(f"speed {name}: file -> TableRead, 4000x3000 four-seat photo: median "
-              f"{1000 * medians[name]:.0f} ms (target < 1000), {n} cards placed")
-    ul = time_ultralytics(args.train_python, weights, photo, max(work[:2]), args.runs, args.threads)
+              f"{1000 * med:.0f} ms (target < 1000), {placed[name]} cards placed")
     if ul:
-        print(f"Ultralytics predict ({weights.name}, imgsz {max(work[:2])}, {args.threads} torch threads): "
-              f"median {1000 * ul['median_s']:.0f} ms")
+        print(f"Ultralytics predict ({weights.name}, imgsz {imgsz}, {args.threads} torch threads, timed "
+              f"in turn with ours): median {1000 * ul:.0f} ms")
         for name, med in medians.items():
-            print(f"ratio {name}: Ultralytics / ours = {ul['median_s'] / med:.2f}x (target >= 2)")
+            print(f"ratio {name}: Ultralytics / ours = {ul / med:.2f}x (target >= 2)")
 
     for name, det in models.items():
         if not args.skip_e2e:

@@ -1,13 +1,20 @@
-"""Corner-index detection with onnxruntime: resize, tile, run, decode, merge. No torch.
+"""Corner-index detection with onnxruntime: resize, run (whole photo or tiles), decode, merge. No torch.
 
-The model (standard Ultralytics ONNX export, no NMS inside) takes `images` 1x3xHxW float32 RGB in
-0..1 and returns 1x(4+54)xN: cx, cy, w, h in input pixels, then 54 sigmoid class scores.
+The model (an Ultralytics ONNX export, no NMS inside) takes `images` 1x3xHxW float32 RGB in 0..1 and
+returns either 1x(4+nc)xN (cx, cy, w, h in input pixels, then nc sigmoid class scores: a standard
+fixed-size export) or the head's raw `box_dist` and `cls_logits` (a model cut by `vision.whole_photo`).
 
-Why tiles: the model was trained on 640-pixel crops of photos whose long side is ~1280, where a
+Why this scale: the model was trained on 640-pixel crops of photos whose long side is ~1280, where a
 corner index is 12-40 px tall. A 4000x3000 photo squeezed into one 640 input would make the indices
 4-13 px, below what the model can read. So the photo is brought to that working scale (long side
-~1280, never enlarged much) and cut into model-sized tiles that overlap by more than an index, and
-the boxes from all tiles are merged. A photo that already fits the input is a single padded tile.
+1280, never enlarged much).
+
+Whole photo or tiles: the shipped model is cut before its head's post-processing
+(`vision.whole_photo`), so it takes any input size and the working photo is read in one pass (padded to
+a multiple of 32; the anchors and boxes are decoded in numpy, `vision.yolo_head`): 1.23 Mpx of
+convolutions for a 1280x960 photo, where four overlapping 640 tiles of it cost 1.64 Mpx and a merge.
+A standard fixed-size export (output 1x(4+nc)xN) still works: the photo is then cut into model-sized
+tiles that overlap by more than an index, and the boxes from all tiles are merged.
 
 Why not supervision's `InferenceSlicer`: it depends on `opencv-python` (the GUI build, which clashes
 with the `opencv-python-headless` this project ships), matplotlib and scipy, and its per-slice NMS

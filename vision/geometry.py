@@ -93,6 +93,9 @@ class GeometryConfig:
     # wrong is mostly unsure (right reads lead by 0.35 or more in benchmarks.geometry's score model)
     low_margin: float = 0.3
     fix_with_deck: bool = True
+    # a card the deck fix renamed, in a seat of more than 13, whose new name has under this score is
+    # taken as a false read (a half box, card art) and left out of the seat, reported, not renamed
+    false_read_below: float = 0.1
 
 
 @dataclass
@@ -1360,6 +1363,7 @@ def read_table(
     order = _seat_order([f[2] for f in frames], table_centre if table_centre is not None else np.zeros(2))
     seat_reads: list[SeatRead] = []
     seat_of: dict[int, tuple[int, str]] = {}
+    read_of: dict[int, ReadCard] = {}
     for number, fi in enumerate(order):
         fr, g, _ = frames[fi]
         names = name_rows([len(r) for r in fr.rows])
@@ -1369,8 +1373,12 @@ def read_table(
             for j in row:
                 target.append(cards[g[j]].read())
                 seat_of[id(cards[g[j]])] = (number, name)
+                read_of[id(cards[g[j]])] = target[-1]
         seat_reads.append(sr)
 
+    left_out = _leave_out_false_reads(seat_reads, changed, seat_of, read_of, cfg)
+    gone = {id(c) for c, _ in left_out}
+    live = [c for c in live if id(c) not in gone]
     _fill_by_elimination(seat_reads, deck, problems)
 
     # ---- problems, each located
@@ -1396,7 +1404,13 @@ def read_table(
             problems.append(Problem("orientation", f"{seat_reads[number].name}: the photo cuts the seat off "
                                     "and its corners do not show which side the player sits: rows may "
                                     "be swapped", number))
+    for c, (s, row, n) in left_out:
+        problems.append(Problem("false_read", f"Seat {s + 1} {row}: read {c.card}, but that card is "
+                                f"already on the table and the seat had {n} cards: left out as a false read",
+                                s, row, c.card))
     for c in changed:
+        if id(c) in gone:
+            continue
         s, row = seat_of.get(id(c), (None, None))
         where = f"Seat {s + 1} {row}" if s is not None else "a card outside the seats"
         problems.append(Problem("changed", f"{where}: read {c.changed_from}, but that card is already on "
@@ -1422,7 +1436,8 @@ def read_table(
         by_name: dict[str, list[_Card]] = {}
         for row in fr.rows:
             for j in row:
-                by_name.setdefault(cards[g[j]].card, []).append(cards[g[j]])
+                if id(cards[g[j]]) not in gone:
+                    by_name.setdefault(cards[g[j]].card, []).append(cards[g[j]])
         anchors = [cards[g[j]].anchor for row in fr.rows for j in row if cards[g[j]].anchor is not None]
         for card, copies in by_name.items():
             if 1 < len(copies) <= cap[card] and _corners_of_one(copies, fr, offset, cfg, anchors):
@@ -1447,7 +1462,39 @@ def read_table(
     orphan_reads = [cards[i].read() for i in orphans]
     for rc in orphan_reads:
         problems.append(Problem("orphan", f"{rc.card} lies outside every seat", card=rc.card))
+    orphan_reads += [c.read() for c, _ in left_out]  # as read, still shown (the app can put it back)
     return TableRead(seat_reads, problems, orphan_reads, width, height)
+
+
+def _leave_out_false_reads(
+    seat_reads: list[SeatRead], changed: list[_Card], seat_of: dict[int, tuple[int, str]],
+    read_of: dict[int, ReadCard], cfg: GeometryConfig,
+) -> list[tuple[_Card, tuple[int, str, int]]]:
+    """Take out of an over-full seat the cards the deck fix could only rename to something unlikely.
+
+    Why: a seat of 14 whose extra card repeats one already on the table is most often one false read
+    (a half box on an index, a glyph in the card art), not a misread: renaming it to the runner-up
+    class (a joker at 2%) keeps the seat at 14 and invents a card. Such a card leaves the seat (least
+    likely first, while the seat is over 13), its `seat_of` entry goes, and it is returned with where
+    it was, to be reported; a seat of 13 or fewer is never touched.
+    """
+    out: list[tuple[_Card, tuple[int, str, int]]] = []
+    for c in sorted(changed, key=lambda d: d.confidence):
+        if id(c) not in seat_of or c.confidence >= cfg.false_read_below:
+            continue
+        s, row = seat_of[id(c)]
+        n = len(seat_reads[s].cards)
+        if n <= SEAT_SIZE:
+            continue
+        cards = getattr(seat_reads[s], row)
+        cards.pop(next(k for k, r in enumerate(cards) if r is read_of[id(c)]))
+        del seat_of[id(c)]
+        # back to what was read: it is reported as that card, outside the seat
+        c.card, c.changed_from = c.changed_from, None
+        if c.scores is not None:
+            c.confidence = float(c.scores[CLASS_INDEX[c.card]])
+        out.append((c, (s, row, n)))
+    return out
 
 
 def _corners_of_one(

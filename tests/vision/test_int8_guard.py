@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from vision.int8 import STORED_UINT8, Int8WeightsError, check_int8, has_vnni, saturation_risk
+from vision.int8 import PAIR_SAFE, STORED_UINT8, Int8WeightsError, check_int8, has_vnni, saturation_risk
 
 
 class _Meta:
@@ -34,6 +34,8 @@ def test_int8_weights_are_refused_only_without_vnni():
     assert saturation_risk(_Session(OLD_NOTE), Path("m.onnx"), vnni=True) is None
     assert saturation_risk(_Session(OLD_NOTE), Path("m.onnx"), vnni=None) is None  # ARM, or unknown
     assert saturation_risk(_Session(f"{OLD_NOTE} (weights {STORED_UINT8}, zero point 128)"), None,
+                           vnni=False) is None
+    assert saturation_risk(_Session(f"{OLD_NOTE}; {PAIR_SAFE} (|w1| + |w2| <= 128)"), None,
                            vnni=False) is None
     assert saturation_risk(_Session(None), None, vnni=False) is None  # a float model
 
@@ -60,14 +62,15 @@ def test_vnni_is_read_from_the_cpu_flags(tmp_path, monkeypatch):
     assert has_vnni(f) is None
 
 
-def test_the_shipped_models_say_their_weights_are_uint8():
+def test_the_shipped_models_say_how_their_weights_are_safe():
+    """The detector: pair-safe int8 (session 7, faster); the classifier: uint8 (session 6)."""
     onnx = pytest.importorskip("onnx")
     from vision.classifier import DEFAULT_CLASSIFIER
     from vision.detector import DEFAULT_MODEL
 
-    for model in (DEFAULT_MODEL, DEFAULT_CLASSIFIER):
+    for model, note in ((DEFAULT_MODEL, PAIR_SAFE), (DEFAULT_CLASSIFIER, STORED_UINT8)):
         notes = [p.value for p in onnx.load(str(model)).metadata_props if p.key == "quantization"]
-        assert notes and STORED_UINT8 in notes[0]
+        assert notes and note in notes[0]
 
 
 @pytest.mark.skipif(has_vnni() is not False, reason="only an x86 CPU without VNNI refuses int8 weights")
