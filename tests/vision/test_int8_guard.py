@@ -62,15 +62,14 @@ def test_vnni_is_read_from_the_cpu_flags(tmp_path, monkeypatch):
     assert has_vnni(f) is None
 
 
-def test_the_shipped_models_say_how_their_weights_are_safe():
-    """The detector: pair-safe int8 (session 7, faster); the classifier: uint8 (session 6)."""
+def test_the_shipped_models_say_their_weights_are_uint8():
     onnx = pytest.importorskip("onnx")
     from vision.classifier import DEFAULT_CLASSIFIER
     from vision.detector import DEFAULT_MODEL
 
-    for model, note in ((DEFAULT_MODEL, PAIR_SAFE), (DEFAULT_CLASSIFIER, STORED_UINT8)):
+    for model in (DEFAULT_MODEL, DEFAULT_CLASSIFIER):
         notes = [p.value for p in onnx.load(str(model)).metadata_props if p.key == "quantization"]
-        assert notes and note in notes[0]
+        assert notes and STORED_UINT8 in notes[0]
 
 
 @pytest.mark.skipif(has_vnni() is not False, reason="only an x86 CPU without VNNI refuses int8 weights")

@@ -1,9 +1,8 @@
-"""The shipped int8 models cannot be computed wrongly: onnxruntime's uint8 x int8 kernels on x86 CPUs
-without VNNI (AVX2 only) add neighbouring products in int16 with saturation, and read the sample photo
-as 119 indices in five seats instead of 63 in four. The classifier keeps its weights as uint8 (zero
-point 128, `vision.quantize.unsigned_weights`); the detector's are pair-safe int8 (no two neighbours
-add up to more than 128 in magnitude, `vision.quantize.pair_safe_weights`), which those kernels add
-exactly, and faster."""
+"""The shipped int8 models keep their weights as uint8 (zero point 128): onnxruntime's uint8 x int8
+kernels on x86 CPUs without VNNI (AVX2 only) saturate, and read the sample photo as 119 indices in
+five seats instead of 63 in four (`vision.quantize.unsigned_weights`). Pair-safe int8 weights (no two
+neighbours add up to more than 128 in magnitude, `vision.quantize.pair_safe_weights`) are the other
+way out: those kernels then add exactly, and faster."""
 
 from __future__ import annotations
 
@@ -29,15 +28,24 @@ def _weight_types(path: Path) -> set[int]:
             if n.op_type == "DequantizeLinear" and n.input[0] in inits}
 
 
-def test_shipped_classifier_stores_no_int8_weights():
-    kinds = _weight_types(DEFAULT_CLASSIFIER)  # int32: the biases
+@pytest.mark.parametrize("model", [DEFAULT_MODEL, DEFAULT_CLASSIFIER])
+def test_shipped_models_store_no_int8_weights(model):
+    kinds = _weight_types(model)  # int32: the biases
     assert onnx.TensorProto.UINT8 in kinds and onnx.TensorProto.INT8 not in kinds
 
 
-def test_shipped_detector_weights_are_pair_safe():
+def _pair_safe_detector(tmp_path: Path) -> Path:
+    from vision.quantize import pair_safe_weights
+
+    safe = tmp_path / "safe.onnx"
+    assert pair_safe_weights(DEFAULT_MODEL, None, safe) == 63  # from its own weights: no float export here
+    return safe
+
+
+def test_pair_safe_detector_weights_are_pair_safe(tmp_path):
     """Checked here without `vision.quantize.pair_sums`: every conv's neighbouring input channels at
     each tap (the kernels' pairs), and for the 3-channel first layer every neighbour in either order."""
-    m = onnx.load(str(DEFAULT_MODEL))
+    m = onnx.load(str(_pair_safe_detector(tmp_path)))
     inits = {t.name: numpy_helper.to_array(t) for t in m.graph.initializer}
     convs = 0
     for n in m.graph.node:
@@ -57,20 +65,21 @@ def test_shipped_detector_weights_are_pair_safe():
 
 
 def test_pair_safe_detector_computes_what_exact_kernels_compute(tmp_path):
-    """The shipped detector's int8 weights re-stored as uint8 (exact uint8 x uint8 kernels everywhere):
-    the same raw outputs on the sample photo to the last bit. On an x86 CPU without VNNI (this one) a
-    single saturated pair would show; the int8 weights made the usual way differed here by up to ~50."""
+    """The detector's weights made pair-safe, then re-stored as uint8 (exact uint8 x uint8 kernels
+    everywhere): the same raw outputs on the sample photo to the last bit. On an x86 CPU without VNNI
+    (this one) a single saturated pair would show; the usual int8 weights differed here by up to ~50."""
     ort = pytest.importorskip("onnxruntime")
     from vision.detector import tile_blob
     from vision.imageio import open_photo
     from vision.quantize import unsigned_weights
 
+    safe = _pair_safe_detector(tmp_path)
     exact = tmp_path / "u8.onnx"
-    assert unsigned_weights(DEFAULT_MODEL, exact) == 63
+    assert unsigned_weights(safe, exact) == 63
     img = open_photo(Path(__file__).resolve().parents[2] / "assets" / "sample.jpg", long_side=1280).image
     x = tile_blob(img, (-(-img.shape[0] // 32) * 32, -(-img.shape[1] // 32) * 32))
     runs = [ort.InferenceSession(str(p), providers=["CPUExecutionProvider"]).run(None, {"images": x})
-            for p in (DEFAULT_MODEL, exact)]
+            for p in (safe, exact)]
     for a, b in zip(*runs, strict=True):
         np.testing.assert_array_equal(a, b)
 
@@ -152,6 +161,7 @@ def test_pair_safe_weights_requantise_from_the_float_model(tmp_path):
         per_channel=True)
     safe = tmp_path / "safe.onnx"
     assert pair_safe_weights(usual, TINY, safe) > 0
+    assert pair_safe_weights(usual, None, tmp_path / "own.onnx") > 0  # from its own weights
     m = onnx.load(str(safe))
     inits = {t.name: numpy_helper.to_array(t) for t in m.graph.initializer}
     weights = [inits[n.input[0]] for n in m.graph.node if n.op_type == "DequantizeLinear"
