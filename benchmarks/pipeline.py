@@ -11,7 +11,7 @@
 - Speed on this machine: median time from a 4000x3000 four-seat JPEG file to `TableRead`, and in
   the same run Ultralytics' own CPU `predict` of the same weights (.pt) on the same file at the same
   working resolution (run in the train venv: `--train-python`, default $TRAIN_PYTHON or
-  /work/venvs/train/bin/python), and the ratio.
+  /work/venvs/train/bin/python), the two timed in turn, run by run (`UltralyticsTimer`), and the ratio.
 - `--also MODEL`: another ONNX export timed and measured the same way, e.g. the float export
   `models/cards.fp32.onnx` the shipped int8 model was quantised from (`vision.quantize`).
 
