@@ -15,7 +15,7 @@ import platform
 from pathlib import Path
 
 STORED_UINT8 = "stored uint8"  # what `vision.quantize` writes into the `quantization` metadata
-PAIR_SAFE = "pair-safe int8 weights"  # ... for `vision.quantize.pair_safe_weights` (its PAIR_SAFE_NOTE)
+PAIR_SAFE = "pair-safe int8 weights"  # ... by `vision.quantize.pair_safe_weights`
 
 
 class Int8WeightsError(ValueError):
@@ -46,8 +46,8 @@ def has_vnni(cpuinfo: Path = Path("/proc/cpuinfo")) -> bool | None:
 
 def saturation_risk(session, path: Path | None, vnni: bool | None | str = "detect") -> str | None:
     """Why this int8 session would read wrongly on this CPU, or None when it is safe: a model whose
-    metadata says int8 without uint8-stored weights, on an x86 CPU without VNNI. `vnni`: what the CPU
-    has ("detect": `has_vnni()`; None: unknown, taken as safe)."""
+    metadata says int8 with neither uint8-stored nor pair-safe weights, on an x86 CPU without VNNI.
+    `vnni`: what the CPU has ("detect": `has_vnni()`; None: unknown, taken as safe)."""
     note = session.get_modelmeta().custom_metadata_map.get("quantization", "")
     if "int8" not in note or STORED_UINT8 in note or PAIR_SAFE in note:
         return None

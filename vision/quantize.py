@@ -41,7 +41,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from vision.int8 import PAIR_SAFE
+from vision.int8 import PAIR_SAFE, STORED_UINT8
 
 HEAD_PREFIX = "/model.22/"  # the Detect module in an Ultralytics YOLOv8 export
 DETECTOR_NOTE = ("int8 QDQ, per-channel weights (stored uint8, zero point 128); Detect post-processing "
@@ -151,7 +151,7 @@ def unsigned_weights(path: Path, out: Path | None = None) -> int:
             t.CopyFrom(numpy_helper.from_array(v.astype(np.uint8), t.name))
         changed += 1
     for prop in m.metadata_props:  # the note says how the weights are stored
-        if prop.key == "quantization" and changed and "stored uint8" not in prop.value:
+        if prop.key == "quantization" and changed and STORED_UINT8 not in prop.value:
             prop.value += " (weights stored uint8, zero point 128)"
     onnx.save(m, str(out or path))
     return changed
@@ -161,8 +161,6 @@ def unsigned_weights(path: Path, out: Path | None = None) -> int:
 #: products u * w with u <= 255. With |w1| + |w2| <= 128 the pair stays within 255 * 128 = 32,640,
 #: under the int16 limit of 32,767, so nothing saturates.
 PAIR_LIMIT = 128
-#: what `vision.int8` accepts on a CPU without VNNI (written into the `quantization` metadata)
-PAIR_SAFE_NOTE = PAIR_SAFE
 
 
 def pair_sums(q: np.ndarray) -> np.ndarray:
@@ -261,8 +259,8 @@ def pair_safe_weights(path: Path, float_model: Path | None = None, out: Path | N
         if prop.key == "quantization":
             prop.value = (prop.value.replace(" (weights stored uint8, zero point 128)", "")
                           .replace("weights (stored uint8, zero point 128)", "weights"))
-            if PAIR_SAFE_NOTE not in prop.value:
-                prop.value += f"; {PAIR_SAFE_NOTE} (|w1| + |w2| <= {PAIR_LIMIT}, vision.quantize.pair_sums)"
+            if PAIR_SAFE not in prop.value:  # what vision.int8 accepts on a CPU without VNNI
+                prop.value += f"; {PAIR_SAFE} (|w1| + |w2| <= {PAIR_LIMIT}, vision.quantize.pair_sums)"
     onnx.save(m, str(out or path))
     return written
 

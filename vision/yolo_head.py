@@ -75,6 +75,4 @@ def decode_raw(
     dist = (e * np.arange(bins)).sum(axis=2) / e.sum(axis=2)  # expected distance, in cells, per side
     p, s = pts[idx].astype(np.float64), st[idx, None].astype(np.float64)
     boxes = np.column_stack([p - dist[:, :2], p + dist[:, 2:]]) * s
-    probs = probs.reshape(len(idx), logits.shape[0])
-    top = probs.max(axis=1) if len(idx) else np.zeros(0, np.float32)
-    return boxes.astype(np.float32), top.astype(np.float32), probs
+    return boxes.astype(np.float32), probs.max(axis=1), probs
