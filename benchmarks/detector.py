@@ -1,6 +1,7 @@
 """How well the shipped ONNX detector reads real and held-out synthetic photos (slow; figures printed).
 
     python -m benchmarks.detector [--model models/cards.onnx] [--synth 100] [--classifier on|off|both]
+                                  [--regions on|off]
 
 Real photos: ../shared/datasets/real/cardcounter, split by `datasets.real.split_of`. Only the `test`
 half is a fair measure when the model was fine-tuned on the `finetune` half (see the model card);
@@ -10,6 +11,7 @@ at the detector's operating threshold.
 
 `--classifier both` (the default when a classifier file exists) measures the same YOLO alone and
 with the second-stage index classifier (`vision.classifier`) on the same photos, one after the other.
+`--regions off` reads every photo whole instead of only its parts with detail (`vision.regions`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from benchmarks.metrics import BoxMAP, CardScore
 from datasets.fingerprint import generator_fingerprint
 from vision.classifier import DEFAULT_CLASSIFIER, IndexClassifier
 from vision.detector import DEFAULT_BOX_CONF, DEFAULT_CLASSIFIER_CONF, DEFAULT_CONF, Detector
+from vision.regions import RegionConfig
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -122,11 +125,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--bg-drop", type=float, default=0.5, help="drop boxes the classifier calls background")
     p.add_argument("--fuse", choices=["classifier", "product", "both"], default="classifier",
                    help="card scores from the classifier alone, or times YOLO's (both: measure each)")
+    p.add_argument("--regions", choices=["on", "off"], default="on",
+                   help="read only the parts of a photo with detail (vision.regions), or every photo whole")
     args = p.parse_args(argv)
 
+    regions = RegionConfig(enabled=args.regions == "on")
     conf = args.conf if args.conf is not None else DEFAULT_CONF
     cls_conf = args.conf if args.conf is not None else DEFAULT_CLASSIFIER_CONF
-    base = Detector(args.model, conf=0.01, classifier=None, unnamed_ok=True)
+    base = Detector(args.model, conf=0.01, classifier=None, unnamed_ok=True, regions=regions)
     base.session = CachedSession(base.session)
     designs: dict[str, Detector] = {}
     if base.proposer:
@@ -145,10 +151,10 @@ def main(argv: list[str] | None = None) -> int:
             for fuse in ("classifier", "product") if args.fuse == "both" else (args.fuse,):
                 designs["yolo+cls" + ("" if fuse == "classifier" else "*yolo")] = Detector(
                     session=base.session, conf=0.01, tiles=base.tiles, classifier=cls,
-                    box_conf=args.box_conf, bg_drop=args.bg_drop, fuse=fuse,
+                    box_conf=args.box_conf, bg_drop=args.bg_drop, fuse=fuse, regions=regions,
                 )
     print(f"model {base.model_path}  input {base.input_hw}  operating conf {conf} (two-stage {cls_conf})  "
-          f"classifier {args.classifier_model if 'yolo+cls' in designs else 'off'}")
+          f"classifier {args.classifier_model if 'yolo+cls' in designs else 'off'}  regions {args.regions}")
     sets: list[tuple[str, list]] = []
     try:
         for split in args.real.split(",") if args.real else []:

@@ -2,7 +2,7 @@
 
     python -m benchmarks.pipeline [--model models/cards.onnx] [--weights models/best.pt]
                                   [--tables 50] [--runs 7] [--also models/cards.fp32.onnx]
-                                  [--skip-e2e] [--skip-real]
+                                  [--skip-e2e] [--skip-real] [--regions on|off|both]
 
 - Held-out generated table photos (a seed never used for training): the fraction of tables where
   every seat's head, middle and tail come out exactly right, and of the wrong ones how many carry a
@@ -14,6 +14,7 @@
   /work/venvs/train/bin/python), the two timed in turn, run by run (`UltralyticsTimer`), and the ratio.
 - `--also MODEL`: another ONNX export timed and measured the same way, e.g. the float export
   `models/cards.fp32.onnx` the shipped int8 model was quantised from (`vision.quantize`).
+- `--regions both`: each model also read whole (no `vision.regions` cut), timed in the same turns.
 
 Runs as soon as the model exists; without it, it says so and stops.
 """
@@ -39,6 +40,7 @@ import vision
 from datasets.fingerprint import generator_fingerprint
 from vision.assign import assign
 from vision.detector import DEFAULT_MODEL, Detector, TileConfig
+from vision.regions import RegionConfig
 
 REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "cache" / "bench"
@@ -217,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="another ONNX model to time and measure the same way (repeat)")
     ap.add_argument("--skip-e2e", action="store_true")
     ap.add_argument("--skip-real", action="store_true")
+    ap.add_argument("--regions", choices=["on", "off", "both"], default="on",
+                    help="read only the parts with detail (vision.regions), the whole photo, or both")
     args = ap.parse_args(argv)
     if not args.model.exists():
         print(f"no model at {args.model}: train and export it first (see vision/train.py)")
@@ -229,11 +233,14 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_e2e:
         generate(BENCH / f"e2e-{args.seed}-{args.tables}-{GEN}", args.tables, args.seed)
     tiles = TileConfig(long_side=args.long_side)
-    models = {str(args.model): Detector(args.model, threads=args.threads, tiles=tiles)}
-    for other in args.also:  # named by path: two candidates are often both called cards.onnx
-        models[str(other)] = Detector(other, threads=args.threads, tiles=tiles)
-    print(f"model {args.model} input {models[str(args.model)].input_hw}, long side {args.long_side}, "
-          f"{args.threads} threads")
+    models: dict[str, Detector] = {}
+    for path in [args.model, *args.also]:  # named by path: two candidates are often both called cards.onnx
+        for mode in ("on", "off") if args.regions == "both" else (args.regions,):
+            name = str(path) + (" (whole photo)" if mode == "off" and args.regions == "both" else "")
+            models[name] = Detector(path, threads=args.threads, tiles=tiles,
+                                    regions=RegionConfig(enabled=mode == "on"))
+    print(f"model {args.model} input {next(iter(models.values())).input_hw}, long side {args.long_side}, "
+          f"{args.threads} threads, regions {args.regions}")
 
     work = vision.open_photo(photo, long_side=args.long_side).image.shape
     imgsz = max(work[:2])

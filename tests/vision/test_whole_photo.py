@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from vision.detector import DEFAULT_MODEL, Detector, decode
+from vision.regions import RegionConfig
 from vision.yolo_head import OUTPUTS, anchor_grid, decode_raw
 
 
@@ -76,7 +77,7 @@ def test_cut_export_matches_the_uncut_one_and_takes_any_size(tmp_path, monkeypat
 
 
 def test_shipped_detector_reads_whole_photos():
-    det = Detector(DEFAULT_MODEL)
+    det = Detector(DEFAULT_MODEL, regions=RegionConfig(enabled=False))  # (else only parts with detail)
     assert det.whole_photo
     calls = []
     run = det.session.run

@@ -1,0 +1,126 @@
+"""Does the detector's region cut (`vision.regions`) keep every card index, and what does it save?
+
+    python -m benchmarks.regions [--tables 30] [--seed 424242] [--also-tune]
+
+For every labelled corner index of held-out generated table photos (and the 24 the speed photo was
+chosen from) and of the real photos (both halves): is it inside a region, and how far from the region's
+edge (the context the network gets; a photo edge counts as no edge). Also the fraction of the
+photo the regions keep (what the detector then reads), how often the whole photo is read, and the
+time the cut takes; the kept fraction of the speed benchmark's photo too. Nothing here runs a model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+from tqdm import tqdm
+
+from benchmarks.pipeline import BENCH, GEN, generate, speed_photo
+from vision.detector import TileConfig
+from vision.imageio import open_photo
+from vision.regions import Region, RegionConfig, detail_regions
+
+Box = tuple[float, float, float, float]
+
+
+def working_image(path: Path, long_side: int = TileConfig.long_side) -> tuple[np.ndarray, float]:
+    """The image the detector reads (as `Detector.detect` makes it) and its pixels per original pixel."""
+    photo = open_photo(path, long_side=long_side)
+    h, w = photo.image.shape[:2]
+    s = min(1.0, long_side / max(w, h))
+    img = photo.image
+    if s != 1.0:
+        img = cv2.resize(img, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA)
+    return img, photo.scale * s
+
+
+def margin(box: Box, regions: list[Region], w: int, h: int) -> float:
+    """Context around `box` in the window that keeps it (the core holding its centre; inf at photo
+    edges); -1 when no core holds its centre or that window does not hold it whole."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    best = -1.0
+    for r in regions:
+        if not (r.core[0] <= cx < r.core[2] or cx == r.core[2] == w) or \
+                not (r.core[1] <= cy < r.core[3] or cy == r.core[3] == h):
+            continue
+        x0, y0, x1, y1 = r.window
+        sides = [box[0] - x0 if x0 > 0 else np.inf, box[1] - y0 if y0 > 0 else np.inf,
+                 x1 - box[2] if x1 < w else np.inf, y1 - box[3] if y1 < h else np.inf]
+        if min(sides) >= 0:
+            best = max(best, min(sides))
+    return best
+
+
+def yolo_boxes(label: Path, w: int, h: int) -> list[Box]:
+    out = []
+    for line in label.read_text().splitlines() if label.exists() else []:
+        _, cx, cy, bw, bh = line.split()[:5]
+        cx, cy, bw, bh = float(cx) * w, float(cy) * h, float(bw) * w, float(bh) * h
+        out.append((cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2))
+    return out
+
+
+def measure(label: str, photos: list[tuple[Path, list[Box] | None]], cfg: RegionConfig) -> dict:
+    """`photos`: paths with their index boxes in original pixels (None: YOLO labels beside the image)."""
+    margins, areas, times = [], [], []
+    for path, boxes in tqdm(photos, desc=label, unit="photo", leave=False):
+        img, scale = working_image(path)
+        h, w = img.shape[:2]
+        if boxes is None:  # generated: normalised YOLO labels, so any scale
+            boxes = yolo_boxes(path.parent.parent / "labels" / (path.stem + ".txt"), w, h)
+        else:
+            boxes = [tuple(v * scale for v in b) for b in boxes]
+        t = time.perf_counter()
+        rects = detail_regions(img, cfg)
+        times.append(time.perf_counter() - t)
+        areas.append(sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in (r.window for r in rects)) / (w * h))
+        margins += [margin(b, rects, w, h) for b in boxes]
+    m = np.array(margins)
+    a = np.array(areas)
+    print(f"{label}: {len(photos)} photos, {len(m)} indices: inside a region {int((m >= 0).sum())} "
+          f"({100 * float((m >= 0).mean()) if len(m) else 100:.2f}%), least context "
+          f"{float(m[m >= 0].min()) if (m >= 0).any() else float('nan'):.0f} px; photo kept: median {statistics.median(a):.2f}, mean "
+          f"{a.mean():.2f}, read whole {int((a == 1).sum())}/{len(a)}; cut "
+          f"{1000 * statistics.median(times):.1f} ms/photo")
+    return {"missed": int((m < 0).sum()), "kept_median": float(statistics.median(a))}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tables", type=int, default=30, help="held-out generated table photos")
+    ap.add_argument("--seed", type=int, default=424242)
+    ap.add_argument("--also-tune", action="store_true",
+                    help="also the 100 tuning tables of cache/bench/tune-5151-100-* when present")
+    args = ap.parse_args(argv)
+    cfg = RegionConfig()
+    print(f"{cfg}")
+    photo = speed_photo()
+    folder = generate(BENCH / f"e2e-{args.seed}-{args.tables}-{GEN}", args.tables, args.seed)
+    sets = {f"generated tables (seed {args.seed})": [
+        (folder / "images" / json.loads(p.read_text())["image"], None)
+        for p in sorted((folder / "meta").glob("*.json"))[: args.tables]]}
+    tune = next(iter(sorted(BENCH.glob(f"tune-5151-100-{GEN}"))), None)
+    if args.also_tune and tune is not None:
+        sets["tuning tables (seed 5151)"] = [(p, None) for p in sorted((tune / "images").glob("*.jpg"))]
+    src = BENCH / f"speed-src-{GEN}" / "images"  # the speed photo is one of these, enlarged
+    sets["speed photo's source tables (seed 31337)"] = [(p, None) for p in sorted(src.glob("*.jpg"))]
+    sets["speed photo, 4000x3000 (no labels)"] = [(photo, [])]
+    try:
+        from datasets.real import items
+
+        sets["real photos (both halves)"] = [(it.image, [b for _, b in it.cards]) for it in items()]
+    except (FileNotFoundError, OSError) as e:
+        print(f"real photos skipped ({e})")
+    missed = sum(measure(name, photos, cfg)["missed"] for name, photos in sets.items())
+    print(f"indices outside every region: {missed}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
