@@ -83,9 +83,10 @@ def measure(label: str, photos: list[tuple[Path, list[Box] | None]], cfg: Region
         margins += [margin(b, rects, w, h) for b in boxes]
     m = np.array(margins)
     a = np.array(areas)
+    least = float(m[m >= 0].min()) if (m >= 0).any() else float("nan")
     print(f"{label}: {len(photos)} photos, {len(m)} indices: inside a region {int((m >= 0).sum())} "
           f"({100 * float((m >= 0).mean()) if len(m) else 100:.2f}%), least context "
-          f"{float(m[m >= 0].min()) if (m >= 0).any() else float('nan'):.0f} px; photo kept: median {statistics.median(a):.2f}, mean "
+          f"{least:.0f} px; photo kept: median {statistics.median(a):.2f}, mean "
           f"{a.mean():.2f}, read whole {int((a == 1).sum())}/{len(a)}; cut "
           f"{1000 * statistics.median(times):.1f} ms/photo")
     return {"missed": int((m < 0).sum()), "kept_median": float(statistics.median(a))}

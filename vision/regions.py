@@ -12,7 +12,7 @@ is read in a window three cells wider than its detail (the network's context), a
 boxes centred in its core, so an index is read once, whole. When the windows would cover most of
 the photo (a close-up, a busy tablecloth) the whole photo is read: nothing is gained by cutting.
 
-Plain numpy and opencv; no model. `python -m benchmarks.regions` measures, on ~330 generated and
+Plain numpy and opencv; no model. `python -m benchmarks.regions` measures, on 154 generated and
 182 real photos, that every labelled index is kept by a window holding it whole, and what
 fraction of each photo is read; `python -m benchmarks.detector --regions on|off` the reads.
 
@@ -141,8 +141,9 @@ def _cover(near: np.ndarray, detail: np.ndarray, margin: int, overhead: int) -> 
 
     def cost(r: CellRect) -> int:
         x0, y0, x1, y1 = r
-        return ((min(cols, x1 + margin) - max(0, x0 - margin)) * (min(rows, y1 + margin) - max(0, y0 - margin))
-                + overhead)
+        w = min(cols, x1 + margin) - max(0, x0 - margin)
+        h = min(rows, y1 + margin) - max(0, y0 - margin)
+        return w * h + overhead
 
     out: list[CellRect] = []
     todo = [t] if (t := _tight(near, (0, 0, cols, rows))) else []
@@ -190,8 +191,9 @@ def detail_regions(image: np.ndarray, cfg: RegionConfig = RegionConfig()) -> lis
         return x0 * c, y0 * c, min(W, x1 * c), min(H, y1 * c)
 
     rows, cols = cells.shape
-    out = [Region(px(max(0, x0 - m), max(0, y0 - m), min(cols, x1 + m), min(rows, y1 + m)), px(x0, y0, x1, y1))
-           for x0, y0, x1, y1 in _cover(near, cells.astype(bool), m, cfg.pass_cells)]
+    cores = _cover(near, cells.astype(bool), m, cfg.pass_cells)
+    out = [Region(window=px(max(0, x0 - m), max(0, y0 - m), min(cols, x1 + m), min(rows, y1 + m)),
+                  core=px(x0, y0, x1, y1)) for x0, y0, x1, y1 in cores]
     out.sort(key=lambda r: (r.core[1], r.core[0]))
     if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in (r.window for r in out)) > cfg.whole_above * W * H:
         return whole
