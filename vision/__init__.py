@@ -14,6 +14,7 @@ from .classes import CLASS_NAMES
 from .detector import Detector, ModelMismatchError, ModelMissingError, TileConfig, get_detector
 from .geometry import GeometryConfig, read_table
 from .imageio import ImageReadError, ImageSource, open_photo, read_image
+from .regions import RegionConfig
 from .types import Detection, Problem, ReadCard, SeatRead, TableRead
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "ModelMissingError",
     "Problem",
     "ReadCard",
+    "RegionConfig",
     "SeatRead",
     "TableRead",
     "TileConfig",

@@ -46,7 +46,7 @@ class RegionConfig:
       photo's (held-out tables exact 4/30 against 6/30; 3: 8/30, 4: 6/30).
     - `min_detail`: strongly contrasted pixels (counted at half scale) that make a cell detail.
     - `detail_k`, `detail_floor`, `detail_cap`: a pixel is strongly contrasted when its 3x3
-      morphological gradient (brightest channel) exceeds `detail_k` times the photo's median
+      morphological gradient (strongest colour channel) exceeds `detail_k` times the photo's median
       gradient, clipped to [floor, cap]. The median follows the table's texture; the cap keeps a
       busy cloth from raising the bar above faint ink (a busy cloth then counts as detail: whole
       photo, slower, never blind).
@@ -68,11 +68,7 @@ class RegionConfig:
 def detail_cells(image: np.ndarray, cfg: RegionConfig = RegionConfig()) -> np.ndarray:
     """Boolean grid (rows x cols of `cfg.cell`-pixel cells): cells holding detail, before the margin."""
     H, W = image.shape[:2]
-    if image.ndim == 2:
-        image = image[:, :, None]
     half = cv2.resize(image, (max(1, W // 2), max(1, H // 2)), interpolation=cv2.INTER_AREA)
-    if half.ndim == 2:
-        half = half[:, :, None]
     ker = np.ones((3, 3), np.uint8)
     grad = cv2.subtract(cv2.dilate(half, ker), cv2.erode(half, ker))
     if grad.ndim == 3:  # the strongest channel: red ink on white is faint in one channel only
