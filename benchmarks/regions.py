@@ -1,12 +1,13 @@
 """Does the detector's region cut (`vision.regions`) keep every card index, and what does it save?
 
-    python -m benchmarks.regions [--tables 30] [--seed 424242] [--also-tune]
+    python -m benchmarks.regions [--tables 30] [--seed 424242] [--also-tune] [--dim 0.3,0.1]
 
 For every labelled corner index of held-out generated table photos (and the 24 the speed photo was
 chosen from) and of the real photos (both halves): is it inside a region, and how far from the region's
 edge (the context the network gets; a photo edge counts as no edge). Also the fraction of the
 photo the regions keep (what the detector then reads), how often the whole photo is read, and the
-time the cut takes; the kept fraction of the speed benchmark's photo too. Nothing here runs a model.
+time the cut takes; the kept fraction of the speed benchmark's photo too. `--dim` repeats it on the
+photos darkened (a dim photo has less contrast, ink included). Nothing here runs a model.
 """
 
 from __future__ import annotations
@@ -66,8 +67,10 @@ def yolo_boxes(label: Path, w: int, h: int) -> list[Box]:
     return out
 
 
-def measure(label: str, photos: list[tuple[Path, list[Box] | None]], cfg: RegionConfig) -> dict:
-    """`photos`: paths with their index boxes in original pixels (None: YOLO labels beside the image)."""
+def measure(label: str, photos: list[tuple[Path, list[Box] | None]], cfg: RegionConfig,
+            dim: float = 1.0) -> dict:
+    """`photos`: paths with their index boxes in original pixels (None: YOLO labels beside the image);
+    `dim` < 1 darkens every photo first (an evening table under one lamp)."""
     margins, areas, times = [], [], []
     for path, boxes in tqdm(photos, desc=label, unit="photo", leave=False):
         img, scale = working_image(path)
@@ -76,6 +79,8 @@ def measure(label: str, photos: list[tuple[Path, list[Box] | None]], cfg: Region
             boxes = yolo_boxes(path.parent.parent / "labels" / (path.stem + ".txt"), w, h)
         else:
             boxes = [tuple(v * scale for v in b) for b in boxes]
+        if dim != 1.0:
+            img = (img.astype(np.float32) * dim).astype(np.uint8)
         t = time.perf_counter()
         rects = detail_regions(img, cfg)
         times.append(time.perf_counter() - t)
@@ -96,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, default=30, help="held-out generated table photos")
     ap.add_argument("--seed", type=int, default=424242)
+    ap.add_argument("--dim", default="0.3,0.1",
+                    help="also the generated and real photos darkened by these factors ('' for none)")
     ap.add_argument("--also-tune", action="store_true",
                     help="also the 100 tuning tables of cache/bench/tune-5151-100-* when present")
     args = ap.parse_args(argv)
@@ -119,6 +126,10 @@ def main(argv: list[str] | None = None) -> int:
     except (FileNotFoundError, OSError) as e:
         print(f"real photos skipped ({e})")
     missed = sum(measure(name, photos, cfg)["missed"] for name, photos in sets.items())
+    for dim in [float(d) for d in args.dim.split(",") if d]:
+        for name, photos in sets.items():
+            if not name.startswith("speed photo,"):
+                missed += measure(f"{name}, darkened x{dim}", photos, cfg, dim)["missed"]
     print(f"indices outside every region: {missed}")
     return 0
 

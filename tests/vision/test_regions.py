@@ -106,15 +106,37 @@ def test_a_busy_photo_or_a_close_up_is_read_whole():
     assert [r.window for r in detail_regions(close)] == [(0, 0, 640, 640)]
 
 
+def _card(img: np.ndarray, x: int, y: int) -> None:
+    """A whole card face (paper 200 x 280 px with ink): it sets the photo's brightness range."""
+    img[y : y + 280, x : x + 200] = 245
+    img[y + 100 : y + 180, x + 60 : x + 140] = 10
+
+
 def test_the_median_texture_sets_the_bar_but_never_above_the_cap():
     rng = np.random.default_rng(2)
     cloth = np.clip(150 + rng.normal(0, 16, (960, 1280, 3)), 0, 255).astype(np.uint8)  # a coarse weave
-    assert detail_regions(cloth) == []  # its own texture is under the bar (3 x its median gradient)
+    _card(cloth, 100, 100)
+    assert len(detail_regions(cloth)) == 1  # the card; the weave is under the bar (3 x its median)
     ink = cloth.copy()
-    ink[400:422, 600:606] = ink[400:406, 600:614] = 95  # a faint glyph: over the cap (64), under the
+    ink[600:622, 900:906] = ink[600:606, 900:914] = 95  # a faint glyph: over the cap (64), under the
     # 3 x median gradient (~87) the cloth alone would set
-    assert len(detail_regions(ink)) == 1
-    assert detail_regions(ink, RegionConfig(detail_cap=255)) == []  # the cap is what let it through
+    assert len(detail_regions(ink)) == 2
+    assert len(detail_regions(ink, RegionConfig(detail_cap=255))) == 1  # the cap is what let it through
+
+
+def test_a_dim_photo_lowers_the_bar_with_its_brightness_range():
+    img = _table()
+    _card(img, 900, 100)
+    corners = [(100, 450), (600, 60), (500, 800)]
+    for x, y in corners:
+        _corner(img, x, y)
+    for dim in (1.0, 0.3, 0.08):  # a lamp-lit evening table: paper at 74 or 20 grey levels
+        regions = detail_regions((img * dim).astype(np.uint8))
+        for x, y in corners:
+            assert len(_keeper(regions, (x, y, x + 30, y + 40))) == 1, dim
+    fixed = RegionConfig(full_range=1.0)  # floor and cap as for a bright photo
+    dark = (img * 0.08).astype(np.uint8)
+    assert not any(_keeper(detail_regions(dark, fixed), (x, y, x + 30, y + 40)) for x, y in corners)
 
 
 def test_disabled_or_grey_images():
