@@ -325,6 +325,9 @@ class Detector:
     With the classifier, a proposal that overlaps a better-scored one read as a card at least
     `skip_sure` sure is not read at all (`read_crops`; None reads every proposal).
 
+    A whole-photo model reads only the parts of the photo with detail, `regions`
+    (`vision.regions.RegionConfig`; `RegionConfig(enabled=False)` reads every photo whole).
+
     A one-class model (`is_proposer`: YOLO trained `single_cls`, an index finder) needs the
     classifier; `unnamed_ok=True` lets it run alone for its boxes and scores only (proposal mining),
     where every detection carries the first class name.
