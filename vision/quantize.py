@@ -44,6 +44,8 @@ from tqdm import tqdm
 from vision.int8 import PAIR_SAFE, STORED_UINT8
 
 HEAD_PREFIX = "/model.22/"  # the Detect module in an Ultralytics YOLOv8 export
+#: What `unsigned_weights` appends to a model's `quantization` note (`pair_safe_weights` takes it off).
+UINT8_SUFFIX = " (weights stored uint8, zero point 128)"
 DETECTOR_NOTE = ("int8 QDQ, per-channel weights (stored uint8, zero point 128); Detect post-processing "
                  "in float")
 
@@ -152,7 +154,7 @@ def unsigned_weights(path: Path, out: Path | None = None) -> int:
         changed += 1
     for prop in m.metadata_props:  # the note says how the weights are stored
         if prop.key == "quantization" and changed and STORED_UINT8 not in prop.value:
-            prop.value += " (weights stored uint8, zero point 128)"
+            prop.value += UINT8_SUFFIX
     onnx.save(m, str(out or path))
     return changed
 
@@ -257,7 +259,7 @@ def pair_safe_weights(path: Path, float_model: Path | None = None, out: Path | N
         written += 1
     for prop in m.metadata_props:
         if prop.key == "quantization":
-            prop.value = (prop.value.replace(" (weights stored uint8, zero point 128)", "")
+            prop.value = (prop.value.replace(UINT8_SUFFIX, "")
                           .replace("weights (stored uint8, zero point 128)", "weights"))
             if PAIR_SAFE not in prop.value:  # what vision.int8 accepts on a CPU without VNNI
                 prop.value += f"; {PAIR_SAFE} (|w1| + |w2| <= {PAIR_LIMIT}, vision.quantize.pair_sums)"

@@ -67,6 +67,11 @@ class RegionConfig:
     full_range: float = 200.0
 
 
+def _channel_max(a: np.ndarray) -> np.ndarray:
+    """The largest of a colour image's three channels per pixel (a grey image as it is)."""
+    return a if a.ndim == 2 else np.maximum(np.maximum(a[:, :, 0], a[:, :, 1]), a[:, :, 2])
+
+
 def _quantiles(a: np.ndarray, *q: float) -> list[int]:
     """Quantiles of a uint8 array from its histogram (np.quantile sorts: ~10x slower here)."""
     hist = np.cumsum(np.bincount(a.ravel(), minlength=256))
@@ -78,14 +83,12 @@ def detail_cells(image: np.ndarray, cfg: RegionConfig = RegionConfig()) -> np.nd
     H, W = image.shape[:2]
     half = cv2.resize(image, (max(1, W // 2), max(1, H // 2)), interpolation=cv2.INTER_AREA)
     ker = np.ones((3, 3), np.uint8)
-    grad = cv2.subtract(cv2.dilate(half, ker), cv2.erode(half, ker))
-    if grad.ndim == 3:  # the strongest channel: red ink on white is faint in one channel only
-        grad = np.maximum(np.maximum(grad[:, :, 0], grad[:, :, 1]), grad[:, :, 2])
+    # the strongest channel: red ink on white is faint in one channel only
+    grad = _channel_max(cv2.subtract(cv2.dilate(half, ker), cv2.erode(half, ker)))
     median = _quantiles(grad, 0.5)[0]
     # a dim or foggy photo has less contrast everywhere, ink included: the floor and cap shrink with
     # its brightness range (the generated tables' ~220 grey levels leave them as they are)
-    value = half if half.ndim == 2 else np.maximum(np.maximum(half[:, :, 0], half[:, :, 1]), half[:, :, 2])
-    lo, hi = _quantiles(value, 0.005, 0.995)
+    lo, hi = _quantiles(_channel_max(half), 0.005, 0.995)
     scale = float(np.clip((hi - lo) / cfg.full_range, 0.1, 1.0))
     t = float(np.clip(cfg.detail_k * median, cfg.detail_floor * scale, cfg.detail_cap * scale))
     c = max(1, cfg.cell // 2)
@@ -110,6 +113,12 @@ class Region:
 
     window: Rect
     core: Rect
+
+    @property
+    def area(self) -> int:
+        """Pixels the pass reads."""
+        x0, y0, x1, y1 = self.window
+        return (x1 - x0) * (y1 - y0)
 
 
 def region_keeps(region: Region, boxes: np.ndarray, width: int, height: int) -> np.ndarray:
@@ -203,6 +212,6 @@ def detail_regions(image: np.ndarray, cfg: RegionConfig = RegionConfig()) -> lis
     out = [Region(window=px(max(0, x0 - m), max(0, y0 - m), min(cols, x1 + m), min(rows, y1 + m)),
                   core=px(x0, y0, x1, y1)) for x0, y0, x1, y1 in cores]
     out.sort(key=lambda r: (r.core[1], r.core[0]))
-    if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in (r.window for r in out)) > cfg.whole_above * W * H:
+    if sum(r.area for r in out) > cfg.whole_above * W * H:
         return whole
     return out
