@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from benchmarks.metrics import BoxMAP, CardScore
+from benchmarks.metrics import BoxMAP, CardScore, IndexScore
 from datasets.fingerprint import generator_fingerprint
 from vision.classifier import DEFAULT_CLASSIFIER, IndexClassifier
 from vision.detector import DEFAULT_BOX_CONF, DEFAULT_CLASSIFIER_CONF, DEFAULT_CONF, Detector
@@ -57,16 +57,19 @@ def measure(
 ) -> dict:
     """One low-threshold pass per photo serves both figures: greedy NMS keeps the same boxes above
     `conf` whatever lower threshold it ran at, so card level filters the same detections."""
-    cards, boxes = CardScore(), BoxMAP()
+    cards, boxes, indices = CardScore(), BoxMAP(), IndexScore()
     t0 = time.perf_counter()
     for image, truth in tqdm(items, desc=label, leave=False):
         dets = detector.detect(image)
         cards.add([d.card for d in dets if d.confidence >= conf], [c for c, _ in truth])
         boxes.add([(d.card, d.box, d.confidence) for d in dets], truth)
+        indices.add([(d.card, d.box) for d in dets if d.confidence >= conf], truth)
     ms = (time.perf_counter() - t0) / max(1, len(items)) * 1000
     head = f"{label:<34} {len(items):4d} photos"
     print(f"{head}  mAP50 {boxes.map50():.3f}  cards {cards.line()}  ({ms:.0f} ms/photo)")
-    return {"map50": boxes.map50(), "f1": cards.f1, "precision": cards.precision, "recall": cards.recall}
+    print(f"{'':<34} {indices.line()}")
+    return {"map50": boxes.map50(), "f1": cards.f1, "precision": cards.precision, "recall": cards.recall,
+            "named_right": indices.right / max(1, indices.labelled)}
 
 
 def real_items(split: str | None) -> list[tuple[Path, list]]:

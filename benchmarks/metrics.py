@@ -108,3 +108,42 @@ class BoxMAP:
             idx = np.where(mrec[1:] != mrec[:-1])[0]
             aps.append(float(np.sum((mrec[idx + 1] - mrec[idx]) * mpre[idx + 1])))
         return float(np.mean(aps)) if aps else 0.0
+
+
+@dataclass
+class IndexScore:
+    """Per labelled index box: does the read kept there carry the right card?
+
+    A labelled box is *found* when a kept detection overlaps it at IoU >= 0.5 (the best such one
+    counts), *named right* when that detection carries its card. Kept detections that overlap no
+    labelled box at IoU >= 0.1 are *false boxes* (a pip, a figure, a chip read as an index).
+    """
+
+    labelled: int = 0
+    found: int = 0
+    right: int = 0
+    false_boxes: int = 0
+    photos: int = 0
+
+    def add(self, predicted: list[tuple[str, Box]], truth: list[tuple[str, Box]]) -> None:
+        self.photos += 1
+        self.labelled += len(truth)
+        if not predicted:
+            return
+        pb = np.array([b for _, b in predicted], dtype=float).reshape(-1, 4)
+        if not truth:
+            self.false_boxes += len(predicted)
+            return
+        ious = iou_matrix(np.array([b for _, b in truth], dtype=float), pb)
+        for i, (card, _) in enumerate(truth):
+            j = int(np.argmax(ious[i]))
+            if ious[i, j] >= 0.5:
+                self.found += 1
+                self.right += predicted[j][0] == card
+        self.false_boxes += int((ious.max(axis=0) < 0.1).sum())
+
+    def line(self) -> str:
+        n = max(1, self.labelled)
+        return (f"labelled indices named right {self.right}/{self.labelled} ({100 * self.right / n:.1f}%), "
+                f"found {100 * self.found / n:.1f}%; false boxes {self.false_boxes} "
+                f"({self.false_boxes / max(1, self.photos):.2f} a photo)")

@@ -9,6 +9,7 @@ import numpy as np
 
 from datasets.faces import load, stored_names
 
+from .holdout import Split, check_designs, designs_for
 from .procedural import ProceduralDeck, random_style
 
 
@@ -27,16 +28,21 @@ class Deck(Protocol):
 
 
 def choose_deck(
-    rng: np.random.Generator, designs: tuple[str, ...] | None, p_procedural: float = 0.4, exotic: bool = True
+    rng: np.random.Generator,
+    designs: tuple[str, ...] | None,
+    p_procedural: float = 0.4,
+    exotic: bool = True,
+    split: Split = Split.TRAIN,
 ) -> Deck:
     """A procedural deck with probability ``p_procedural`` (always when no design is cached).
 
-    ``designs`` limits the fetched designs to choose from (None: all in the cache, (): none);
+    ``designs`` limits the fetched designs to choose from (None: all of ``split`` in the cache, ():
+    none; a design outside ``split`` is refused); procedural faces use ``split``'s fonts only.
     ``exotic`` False keeps procedural decks to red/black ink on light paper (for colour tests).
     """
-    names = list(_stored()) if designs is None else list(designs)
+    names = list(designs_for(split, _stored()) if designs is None else check_designs(split, designs))
     if not names or rng.random() < p_procedural:
-        return ProceduralDeck(random_style(rng, exotic=exotic), name="procedural")
+        return ProceduralDeck(random_style(rng, exotic=exotic, split=split), name="procedural")
     return load(names[int(rng.integers(len(names)))])
 
 

@@ -14,6 +14,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from .fonts import font, rank_fonts, suit_fonts
+from .holdout import HeldOutError, Split, fonts_for
 
 FACE_H = 512
 SUIT_GLYPH = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
@@ -70,8 +71,9 @@ class FaceStyle:
     dark: bool
 
 
-def random_style(rng: np.random.Generator, exotic: bool = True) -> FaceStyle:
-    """Draw a deck style; ``exotic`` allows dark decks with gold ink and four-colour decks."""
+def random_style(rng: np.random.Generator, exotic: bool = True, split: Split = Split.TRAIN) -> FaceStyle:
+    """Draw a deck style from ``split``'s fonts; ``exotic`` allows dark decks with gold ink and four-colour
+    decks."""
     aspect = rng.uniform(0.63, 0.73)
     w = round(FACE_H * aspect)
     dark = exotic and rng.random() < 0.12  # black decks with gold ink are common in the real photos
@@ -93,8 +95,10 @@ def random_style(rng: np.random.Generator, exotic: bool = True) -> FaceStyle:
         colours["c"] = (int(rng.integers(0, 40)), int(rng.integers(110, 160)), int(rng.integers(0, 60)))
         colours["d"] = (int(rng.integers(0, 40)), int(rng.integers(60, 120)), int(rng.integers(170, 230)))
     rank_h = int(FACE_H * rng.uniform(0.07, 0.14))
-    rf = rank_fonts()
-    sf = suit_fonts() or rf
+    rf = fonts_for(split, rank_fonts())
+    if not rf:  # never borrow the other split's fonts: that would leak held-out glyphs into training
+        raise HeldOutError(f"no {split.value} font among the system's fonts {rank_fonts()}")
+    sf = fonts_for(split, suit_fonts()) or rf
     return FaceStyle(
         width=w,
         radius=int(w * rng.uniform(0.03, 0.09)),

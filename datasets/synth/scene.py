@@ -17,6 +17,7 @@ from . import background, effects
 from .backs import BackDeck
 from .camera import Camera, random_camera
 from .decks import choose_deck
+from .holdout import Split
 from .layout import Layout, apply, backs, occluders, pile_layout, seat_layout, table_layout, up_vector
 from .render import Shadow, coverage, draw_layout
 
@@ -55,8 +56,14 @@ def generate(
     designs: tuple[str, ...] | None = None,
     p_procedural: float = 0.4,
     exotic: bool = True,
+    split: Split = Split.TRAIN,
+    n_seats: int | None = None,
 ) -> Scene:
-    """Render image ``index`` of the dataset with ``seed``; ``size`` is the long side in pixels."""
+    """Render image ``index`` of the dataset with ``seed``; ``size`` is the long side in pixels.
+
+    Faces come from ``split`` (`datasets.synth.holdout`): training sets never see a held-out deck.
+    ``n_seats`` fixes a table's seat count (default: drawn, 1 to 5).
+    """
     rng = rng_for(seed, index)
     if kind is None:
         kind = str(rng.choice(KINDS, p=KIND_P))
@@ -74,9 +81,9 @@ def generate(
     cam = random_camera(rng, (W, H), tilt=tilt, roll=roll)
     cw, ch = cam.canvas
     canvas = background.table(rng, cw, ch)
-    deck = choose_deck(rng, designs, p_procedural, exotic)
+    deck = choose_deck(rng, designs, p_procedural, exotic, split)
     if kind == "table":
-        layout = table_layout(rng, deck, cam.visible, scale)
+        layout = table_layout(rng, deck, cam.visible, scale, n_seats)
     elif kind == "seat":
         layout = seat_layout(rng, deck, cam.visible, scale)
     elif kind == "pile":

@@ -1,0 +1,75 @@
+"""Which deck designs and procedural fonts are held out of every training and calibration set.
+
+The reader must be measured on decks it has never seen, because that is what a player with their own
+deck gets. So a fixed share of the faces is never rendered into anything that shapes a model
+(`datasets.build`, `datasets.crops`, `datasets.proposals`, the int8 calibration tiles, the tuning sets
+thresholds are chosen on): the generator deals from the `TRAIN` split unless it is asked for
+`HELD_OUT`, and only the generalisation benchmark (`python -m benchmarks.holdout`) asks for it.
+
+Held out: four of the fetched designs (one npm package and three GNOME themes of different looks:
+a 19th-century French court, an Italian one, a four-colour deck) and the procedural faces' fonts of
+two families (serif and monospace glyphs, about a fifth of the fonts).
+
+>>> from datasets.synth.holdout import Split, designs_for, fonts_for
+>>> designs_for(Split.TRAIN, ("cardsjs", "younestouati", "gnome-bellot"))
+('cardsjs',)
+>>> designs_for(Split.HELD_OUT, ("cardsjs", "younestouati", "gnome-bellot"))
+('younestouati', 'gnome-bellot')
+>>> fonts_for(Split.HELD_OUT, ("/f/DejaVuSans.ttf", "/f/LiberationSerif-Bold.ttf"))
+('/f/LiberationSerif-Bold.ttf',)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import StrEnum
+from pathlib import Path
+
+
+class Split(StrEnum):
+    TRAIN = "train"  # everything that trains, calibrates or tunes a model
+    HELD_OUT = "held_out"  # the generalisation benchmark only
+
+
+HELD_OUT_DESIGNS: tuple[str, ...] = (
+    "younestouati",
+    "gnome-bellot",
+    "gnome-tigullio",
+    "gnome-neoclassical_4_color",
+)
+# File-name prefixes of the held-out procedural fonts (the system's DejaVu and Liberation families).
+HELD_OUT_FONTS: tuple[str, ...] = ("LiberationSerif", "DejaVuSansMono")
+
+
+class HeldOutError(ValueError):
+    """A held-out design was asked for where a training set is being made."""
+
+
+def is_held_out_design(name: str) -> bool:
+    return name in HELD_OUT_DESIGNS
+
+
+def is_held_out_font(path: str) -> bool:
+    return Path(path).name.startswith(HELD_OUT_FONTS)
+
+
+def designs_for(split: Split, names: Iterable[str]) -> tuple[str, ...]:
+    """The designs of ``names`` that belong to ``split``, in their given order."""
+    return tuple(n for n in names if is_held_out_design(n) == (split is Split.HELD_OUT))
+
+
+def fonts_for(split: Split, paths: Iterable[str]) -> tuple[str, ...]:
+    """The font files of ``paths`` that belong to ``split``, in their given order."""
+    return tuple(p for p in paths if is_held_out_font(p) == (split is Split.HELD_OUT))
+
+
+def check_designs(split: Split, names: Iterable[str]) -> tuple[str, ...]:
+    """``names`` unchanged when they all belong to ``split``; else a `HeldOutError` naming the strays."""
+    names = tuple(names)
+    strays = [n for n in names if n not in designs_for(split, names)]
+    if strays:
+        raise HeldOutError(
+            f"design(s) {', '.join(strays)} are not in the {split.value} split "
+            f"(held out: {', '.join(HELD_OUT_DESIGNS)}; see datasets/synth/holdout.py)"
+        )
+    return names
