@@ -139,9 +139,11 @@ def _annotate(
     labels = []
     cards = []
     n_backs = 0
+    back_quads = []
     for cid, p in enumerate(layout.cards):
         if p.back:
             n_backs += 1
+            back_quads.append([[round(float(x), 2), round(float(y), 2)] for x, y in cam.project(p.corners())])
             continue
         indices = []
         for box in p.deck.boxes(p.card):
@@ -201,8 +203,14 @@ def _annotate(
                 "head_far": s["head_far"],
             }
         )
+    occ = [
+        {"kind": o.kind, "poly": [[round(float(x), 2), round(float(y), 2)] for x, y in cam.project(o.poly)]}
+        for o in layout.occluders
+    ]
     meta = {
         "backs": n_backs,
+        "back_quads": back_quads,  # face-down cards and objects on the table: never an index
+        "occluders": occ,
         "width": W,
         "height": H,
         "deck": layout.deck_size,
