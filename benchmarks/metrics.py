@@ -114,8 +114,10 @@ class BoxMAP:
 class IndexScore:
     """Per labelled index box: does the read kept there carry the right card?
 
-    A labelled box is *found* when a kept detection overlaps it at IoU >= 0.5 (the best such one
-    counts), *named right* when that detection carries its card. Kept detections that overlap no
+    A labelled box is *found* when a kept detection lies there: its centre inside the labelled box or
+    IoU >= 0.3 (people draw an index box looser or tighter than the reader's: on the real finetune
+    half a third of the right reads overlap their label under IoU 0.5). Of those, the one overlapping
+    most counts; the box is *named right* when it carries its card. Kept detections that overlap no
     labelled box at IoU >= 0.1 are *false boxes* (a pip, a figure, a chip read as an index).
     """
 
@@ -134,10 +136,14 @@ class IndexScore:
         if not truth:
             self.false_boxes += len(predicted)
             return
-        ious = iou_matrix(np.array([b for _, b in truth], dtype=float), pb)
+        tb = np.array([b for _, b in truth], dtype=float)
+        ious = iou_matrix(tb, pb)
+        cx, cy = (pb[:, 0] + pb[:, 2]) / 2, (pb[:, 1] + pb[:, 3]) / 2
+        inside = ((cx >= tb[:, :1]) & (cx <= tb[:, 2:3]) & (cy >= tb[:, 1:2]) & (cy <= tb[:, 3:]))
+        there = np.where(inside | (ious >= 0.3), ious, -1.0)
         for i, (card, _) in enumerate(truth):
-            j = int(np.argmax(ious[i]))
-            if ious[i, j] >= 0.5:
+            j = int(np.argmax(there[i]))
+            if there[i, j] >= 0:
                 self.found += 1
                 self.right += predicted[j][0] == card
         self.false_boxes += int((ious.max(axis=0) < 0.1).sum())

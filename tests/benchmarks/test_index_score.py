@@ -1,0 +1,32 @@
+"""benchmarks.metrics.IndexScore: which labelled index boxes the reader named right, and false boxes."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks.metrics import IndexScore
+
+LABELS = [("As", (0, 0, 10, 20)), ("Kh", (100, 0, 110, 20)), ("2c", (200, 0, 210, 20))]
+
+
+@pytest.mark.parametrize(
+    ("predicted", "found", "right", "false_boxes"),
+    [
+        ([], 0, 0, 0),
+        ([("As", (0, 0, 10, 20)), ("Kh", (100, 0, 110, 20)), ("2c", (200, 0, 210, 20))], 3, 3, 0),
+        ([("As", (0, 0, 10, 20)), ("Kd", (100, 0, 110, 20))], 2, 1, 0),  # Kh misnamed, 2c missed
+        ([("As", (2, 4, 8, 12))], 1, 1, 0),  # tighter than the label, IoU 0.24: centre inside
+        ([("As", (0, 0, 10, 20)), ("7s", (50, 50, 60, 70))], 1, 1, 1),  # a pip read as a card
+        ([("As", (0, 30, 10, 50))], 0, 0, 1),  # beside the label, not on it
+    ],
+)
+def test_labelled_boxes_found_named_and_false(predicted, found, right, false_boxes):
+    score = IndexScore()
+    score.add(predicted, LABELS)
+    assert (score.labelled, score.found, score.right, score.false_boxes) == (3, found, right, false_boxes)
+
+
+def test_the_read_overlapping_most_is_the_one_that_counts():
+    score = IndexScore()
+    score.add([("Ad", (0, 0, 10, 12)), ("As", (0, 0, 10, 19))], LABELS[:1])
+    assert (score.found, score.right) == (1, 1)
