@@ -88,6 +88,8 @@ class SeatScore:
     tables_exact: int = 0
     seconds: list[float] = field(default_factory=list)
 
+    silent: list[str] = field(default_factory=list)  # "photo seat N: what differs" of unflagged wrong seats
+
     def add(self, meta: dict, table: TableRead) -> None:
         """Match true seats to read seats by shared cards, then compare each seat's three rows."""
         truth = truth_seats(meta)
@@ -112,7 +114,10 @@ class SeatScore:
             else:
                 all_right = False
                 seat_no = read[j].seat if j < len(read) else None
-                self.wrong_flagged += flagged_all or any(p.seat == seat_no for p in table.problems)
+                flagged = flagged_all or any(p.seat == seat_no for p in table.problems)
+                self.wrong_flagged += flagged
+                if not flagged:
+                    self.silent.append(f"{meta['image']} seat {seat_no}: {_difference(truth[t], read[j])}")
         self.tables_exact += all_right
 
     def line(self) -> str:
@@ -122,6 +127,16 @@ class SeatScore:
                 f"({100 * self.tables_exact / max(1, self.tables):.1f}%, target >= 85%), wrong seats flagged "
                 f"{self.wrong_flagged}/{wrong}; median {1000 * statistics.median(self.seconds or [0]):.0f} "
                 f"ms a photo")
+
+
+def _difference(truth: dict[str, Counter], seat) -> str:
+    out = []
+    for r in ROWS:
+        got = Counter(c.card for c in getattr(seat, r))
+        if got != truth[r]:
+            missing, extra = sorted((truth[r] - got).elements()), sorted((got - truth[r]).elements())
+            out.append(f"{r} missing {missing} extra {extra}")
+    return "; ".join(out)
 
 
 def measure(folder: Path, det: Detector, n: int, label: str) -> tuple[SeatScore, IndexScore]:
@@ -139,6 +154,8 @@ def measure(folder: Path, det: Detector, n: int, label: str) -> tuple[SeatScore,
         indices.add([(d.card, d.box) for d in dets if d.card in CLASS_NAMES], truth_boxes(meta))
     print(f"{label}: {seats.line()}")
     print(f"{label}: {indices.line()}")
+    for line in seats.silent:
+        print(f"{label}: wrong and not flagged: {line}")
     print(f"{label}: decks {', '.join(f'{k} {v}' for k, v in sorted(designs.items()))}")
     return seats, indices
 
