@@ -386,7 +386,8 @@ def arrange(cards: Sequence[Card | str] | str, rules: RuleSet | str = "taiwan", 
     """The `top` best legal arrangements of 13 cards, highest expected points per opponent first.
 
     Distinct row values only (two layouts that differ in an equal kicker's suit are one answer).
-    A declarable special hand is a candidate too (`specials=False` leaves it out). `opponents`:
+    A declarable special hand is a candidate too, and with `top` > 1 always among the answers
+    (last where rows are expected to pay more); `specials=False` leaves it out. `opponents`:
     how many others sit at the table (only the home-run terms use it). See the module docstring
     for the model. Raises `TableError` when there are not 13 cards or no legal layout."""
     rules = _rules(rules)
@@ -410,7 +411,10 @@ def arrange(cards: Sequence[Card | str] | str, rules: RuleSet | str = "taiwan", 
         for sp, split in _special_candidates(hand, rules, s, codes, best_k):
             out.append(_make(hand, split, rules, float(sp.points), model, special=sp))
         out.sort(key=lambda a: -a.expected)
+        offered = next((a for a in out if a.special is not None), None)
         out = out[:top]
+        if top > 1 and offered is not None and all(a is not offered for a in out):
+            out[-1] = offered  # a special is always offered (with its value), even where rows pay more
     return out
 
 
