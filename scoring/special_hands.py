@@ -64,39 +64,35 @@ class Special:
         return dataclasses.replace(self, points=points)
 
 
-def _s(key: str, zh: str, en: str, test: SpecialTest, points: int) -> Special:
-    return Special(key, zh, en, test, points)
-
-
-T = SpecialTest
+_T = SpecialTest
 SEED_SPECIALS: tuple[Special, ...] = (
-    _s("dragon", "一条龙", "dragon", T.DRAGON, 36),
-    _s("supreme_dragon", "至尊青龙", "supreme dragon", T.SUPREME_DRAGON, 72),
-    _s("three_flushes", "三同花", "three flushes", T.ROWS_FLUSHES, 5),
-    _s("three_straights", "三顺子", "three straights", T.ROWS_STRAIGHTS, 5),
-    _s("six_pairs", "六对半", "six pairs", T.SIX_PAIRS, 5),
-    _s("four_trips", "四套三条", "four trips", T.FOUR_TRIPS, 5),
-    _s("same_color", "清一色", "same color", T.ONE_COLOR, 5),
-    _s("six_of_a_kind", "六同", "six of a kind", T.SIX_OF_A_KIND, 20),
-    _s("one_suit", "清一花", "one suit", T.ADDED_SUIT, 30),
+    Special("dragon", "一条龙", "dragon", _T.DRAGON, 36),
+    Special("supreme_dragon", "至尊青龙", "supreme dragon", _T.SUPREME_DRAGON, 72),
+    Special("three_flushes", "三同花", "three flushes", _T.ROWS_FLUSHES, 5),
+    Special("three_straights", "三顺子", "three straights", _T.ROWS_STRAIGHTS, 5),
+    Special("six_pairs", "六对半", "six pairs", _T.SIX_PAIRS, 5),
+    Special("four_trips", "四套三条", "four trips", _T.FOUR_TRIPS, 5),
+    Special("same_color", "清一色", "same color", _T.ONE_COLOR, 5),
+    Special("six_of_a_kind", "六同", "six of a kind", _T.SIX_OF_A_KIND, 20),
+    Special("one_suit", "清一花", "one suit", _T.ADDED_SUIT, 30),
 )
 """The specials of the four seed presets (RULES.md's preset table), in their canonical order (which
 of two equal-valued specials a hand shows); the values are seed 004's, each preset sets its own."""
 
 APP_SPECIALS: tuple[Special, ...] = (
-    _s("supreme_dragon", "至尊青龙", "supreme dragon", T.SUPREME_DRAGON, 32),
-    _s("dragon", "一条龙", "dragon", T.MIXED_DRAGON, 30),
-    _s("twelve_royals", "十二皇族", "twelve royals", T.COURT_CARDS, 24),
-    _s("three_straight_flushes", "三同花顺", "three straight flushes", T.SPLIT_STRAIGHT_FLUSHES, 20),
-    _s("three_quads", "三分天下", "three quads", T.THREE_QUADS, 20),
-    _s("all_big", "全大", "all big", T.ALL_EIGHT_UP, 10),
-    _s("all_small", "全小", "all small", T.ALL_EIGHT_DOWN, 10),
-    _s("one_color", "凑一色", "one color", T.ONE_COLOR, 10),
-    _s("four_trips", "四套三条", "four trips", T.FOUR_TRIPS, 6),
-    _s("five_pairs_trips", "五对三条", "five pairs and trips", T.FIVE_PAIRS_TRIPS, 5),
-    _s("six_pairs", "六对半", "six pairs", T.SIX_PAIRS_NO_TRIPS, 4),
-    _s("three_straights", "三顺子", "three straights", T.SPLIT_STRAIGHTS, 4),
-    _s("three_flushes", "三同花", "three flushes", T.SPLIT_FLUSHES, 3),
+    Special("supreme_dragon", "至尊青龙", "supreme dragon", _T.SUPREME_DRAGON, 32),
+    Special("dragon", "一条龙", "dragon", _T.MIXED_DRAGON, 30),
+    Special("twelve_royals", "十二皇族", "twelve royals", _T.COURT_CARDS, 24),
+    Special("three_straight_flushes", "三同花顺", "three straight flushes", _T.SPLIT_STRAIGHT_FLUSHES, 20),
+    Special("three_quads", "三分天下", "three quads", _T.THREE_QUADS, 20),
+    Special("all_big", "全大", "all big", _T.ALL_EIGHT_UP, 10),
+    Special("all_small", "全小", "all small", _T.ALL_EIGHT_DOWN, 10),
+    Special("one_color", "凑一色", "one color", _T.ONE_COLOR, 10),
+    Special("four_trips", "四套三条", "four trips", _T.FOUR_TRIPS, 6),
+    Special("five_pairs_trips", "五对三条", "five pairs and trips", _T.FIVE_PAIRS_TRIPS, 5),
+    Special("six_pairs", "六对半", "six pairs", _T.SIX_PAIRS_NO_TRIPS, 4),
+    Special("three_straights", "三顺子", "three straights", _T.SPLIT_STRAIGHTS, 4),
+    Special("three_flushes", "三同花", "three flushes", _T.SPLIT_FLUSHES, 3),
 )
 """Preset `app` (RULES.md "Preset `app`"): its thirteen specials, highest first."""
 
@@ -108,12 +104,16 @@ CATALOGUE: dict[str, Special] = {
 use one key for different hands (dragon, six_pairs, three_flushes, three_straights) it is the seeds'."""
 
 SEED_ORDER: dict[str, int] = {sp.key: i for i, sp in enumerate(SEED_SPECIALS)}
+"""Place of each seed special in the canonical order of a table that ranks by value."""
 
 
 def seed_specials(**points: int) -> tuple[Special, ...]:
     """Seed specials by key with a table's values: `seed_specials(dragon=25)`."""
+    unknown = sorted(set(points) - set(SEED_ORDER))
+    if unknown:
+        raise KeyError(f"not a seed special: {', '.join(unknown)}")
     return tuple(sp.worth(points[sp.key]) for sp in SEED_SPECIALS if sp.key in points)
 
 
-__all__ = ["APP_SPECIALS", "CATALOGUE", "SEED_SPECIALS", "Special", "SpecialRank", "SpecialTest",
-           "seed_specials"]
+__all__ = ["APP_SPECIALS", "CATALOGUE", "SEED_ORDER", "SEED_SPECIALS", "Special", "SpecialRank",
+           "SpecialTest", "seed_specials"]

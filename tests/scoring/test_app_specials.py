@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import arrange, best_special, evaluate, parse_cards, preset
+from scoring import arrange, best_special, evaluate, parse_cards, preset, winprob
 from scoring.categories import Category
 from scoring.specials import detect_specials, special_layout
 
@@ -182,3 +182,11 @@ def test_the_solver_lays_a_split_special_out_as_it_is() -> None:
     assert flushes.special is not None and flushes.special.key == "three_flushes"
     assert {c.suit for c in flushes.head} == {"h"}
     assert [v.category for v in flushes.values[1:]] == [Category.FLUSH, Category.FLUSH]
+
+
+def test_the_solver_models_app_opponents_by_a_stored_sample() -> None:
+    # until a sample of its own is stored, `app` plays against shisanshui's: the same wheel and, on
+    # a 52-card deck, the same row values
+    samples = winprob.load_samples()
+    assert winprob.sample_for(APP) is samples.get("app", samples["shisanshui"])
+    assert winprob.model_for(APP).points[1].max() == 10  # a middle straight flush's row value

@@ -104,6 +104,8 @@ def test_ruleset_is_frozen_hashable_and_round_trips() -> None:
     dragon = {"key": "dragon", "zh": "一条龙", "en": "dragon", "test": "dragon", "points": 36}
     assert dragon in as_dict["specials"]
     assert preset(RuleSet(), as_dict) == r
+    app = PRESETS["app"]
+    assert preset(RuleSet(), app.to_dict()) == app and hash(preset("app")) == hash(app)
 
 
 def test_category_names() -> None:
