@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 OutcomeKind = Literal["ok", "foul", "invalid", "unavailable"]
 ROW_NAMES = ("head", "middle", "tail")
-PRESET_NAMES: tuple[str, ...] = ("luosong", "weighted", "taiwan", "shisanshui")
+PRESET_NAMES: tuple[str, ...] = ("luosong", "weighted", "taiwan", "shisanshui", "app")
 
 
 def _scoring() -> Any:
@@ -155,11 +155,7 @@ def special_of(rows: dict[str, list[str]], rules: Any) -> str | None:
         found = mod.best_special(cards, values, rules)
     except Exception:  # noqa: BLE001
         return None
-    if not found:
-        return None
-    special, points = found
-    zh = getattr(special, "zh", "")
-    return f"{zh} {special.value.replace('_', ' ')} ({points})".strip()
+    return str(found) if found else None  # in the table's words: "十二皇族 twelve royals (24)"
 
 
 def rows_of(obj: Any) -> dict[str, list[str]] | None:

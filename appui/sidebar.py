@@ -21,6 +21,7 @@ PRESET_LABELS = {
     "weighted": "十三张 weighted (1·2·3, 相公 loses all)",
     "taiwan": "台湾十三支 taiwan (相公 pays 6)",
     "shisanshui": "十三水 shisanshui (row values, specials)",
+    "app": "十三水 app rules (row values, 13 specials, 相公 must re-arrange)",
 }
 WHEEL_LABELS = {"low": "lowest 最小", "second": "second highest 第二大", "none": "not a straight 不算顺"}
 FOUL_LABELS = {

@@ -12,18 +12,20 @@ Public API (see docs/ARCHITECTURE.md, "scoring contract"):
 """
 
 from scoring.cards import Card, format_cards, parse_card, parse_cards, sort_cards
-from scoring.categories import ROWS, Category, Special
+from scoring.categories import ROWS, Category
 from scoring.errors import CardError, RulesError, ScoringError, TableError
 from scoring.hands import HandValue, compare, evaluate, row_exceeds
 from scoring.rules import PRESETS, Foul, RowValue, Royalty, RoyaltyMode, RuleSet, Tie, Wheel, preset
 from scoring.settlement import Arrangement, Item, PairResult, Settlement, settle
+from scoring.special_hands import Special, SpecialRank, SpecialTest
 from scoring.specials import best_special, detect_specials
 from scoring.suggest import suggest_arrangement
 from scoring.table import Hand, Table, parse_table
 
 __all__ = [
     "ROWS", "PRESETS", "Card", "CardError", "Category", "Foul", "HandValue", "Royalty", "RoyaltyMode",
-    "RowValue", "RuleSet", "RulesError", "ScoringError", "Special", "TableError", "Tie", "Wheel",
+    "RowValue", "RuleSet", "RulesError", "ScoringError", "Special", "SpecialRank", "SpecialTest",
+    "TableError", "Tie", "Wheel",
     "compare", "evaluate", "format_cards", "parse_card", "parse_cards", "preset", "row_exceeds",
     "sort_cards", "Arrangement", "Item", "PairResult", "Settlement", "settle", "best_special",
     "detect_specials", "suggest_arrangement", "Hand", "Table", "parse_table",

@@ -45,12 +45,13 @@ import numpy as np
 
 from scoring import fasteval, winprob
 from scoring.cards import Card, format_cards, parse_cards, sort_cards
-from scoring.categories import ROWS, Special
+from scoring.categories import ROWS
 from scoring.errors import ScoringError, TableError
 from scoring.hands import HandValue, evaluate
 from scoring.rules import PRESETS, RuleSet, preset
 from scoring.settlement import Arrangement as _Rows
-from scoring.specials import best_special
+from scoring.special_hands import Special, SpecialTest
+from scoring.specials import best_special, special_layout
 from scoring.validity import out_of_order
 
 Split = tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -76,7 +77,8 @@ class Arrangement(_Rows):
         out["expected"] = round(self.expected, 4)
         out["declare"] = self.special is not None
         if self.special is not None:
-            out["special"] = self.special.value
+            out["special"] = self.special.key
+            out["special_name"] = f"{self.special.zh} {self.special.en}"
         else:
             out["rows"] = {
                 row: {"hand": v.describe(), "win": round(w, 4), "tie": round(t, 4), "lose": round(ls, 4)}
@@ -87,7 +89,7 @@ class Arrangement(_Rows):
     def describe(self) -> str:
         rows = "  |  ".join(format_cards(getattr(self, r)) for r in ROWS)
         if self.special is not None:
-            return f"{self.expected:+7.2f}  declare {self.special.zh} {self.special.value}  ({rows})"
+            return f"{self.expected:+7.2f}  declare {self.special}  ({rows})"
         probs = " ".join(f"{r[0]}:{w:.0%}" for r, w in zip(ROWS, self.win, strict=True))
         return f"{self.expected:+7.2f}  {rows}   (win {probs})"
 
@@ -321,27 +323,26 @@ def _make(hand: Sequence[Card], split: Split, rules: RuleSet, expected: float,
 
 
 def _special_candidates(hand: Sequence[Card], rules: RuleSet, s: _Scored, codes: np.ndarray,
-                        legal_pick: int | None) -> list[tuple[Special, int, Split]]:
-    """The best special this hand may declare, with a layout that makes it (三同花 / 三顺子 depend on
-    the layout, so a split that shows it is searched for)."""
+                        legal_pick: int | None) -> list[tuple[Special, Split]]:
+    """The best special this hand may declare, with a layout that shows it. Seed 004's 三同花 /
+    三顺子 depend on the layout, so a split that makes them is searched for; a special judged on
+    "some split" (三同花顺, the apps' 三顺子 / 三同花) is laid out as that split; any layout shows
+    the others (the best legal one is preferred)."""
     if not rules.specials:
         return []
-    found: list[tuple[Special, int, Split]] = []
     ix = _index()
-    # a layout for the card-set specials: any split will do; prefer the best legal one
-    k0 = legal_pick if legal_pick is not None else 0
-    layouts = [k0]
-    wanted = {sp for sp, _ in rules.specials}
+    layouts = [legal_pick if legal_pick is not None else 0]
+    tests = {sp.test for sp in rules.specials}
     tables = fasteval.tables_for(rules)
-    if wanted & {Special.THREE_FLUSHES, Special.THREE_STRAIGHTS}:
+    if tests & {SpecialTest.ROWS_FLUSHES, SpecialTest.ROWS_STRAIGHTS}:
         c = codes.astype(np.intp)
         suit5 = np.bitwise_and.reduce(fasteval.CODE_SUIT[c[ix.c5]], axis=1) != 0
         suit3 = np.bitwise_and.reduce(fasteval.CODE_SUIT[c[ix.c3]], axis=1) != 0
-        if Special.THREE_FLUSHES in wanted:
+        if SpecialTest.ROWS_FLUSHES in tests:
             ok = suit3[ix.head] & suit5[ix.a] & suit5[ix.b]
             if ok.any():
                 layouts.append(int(np.argmax(np.where(ok, s.legal, -1))))
-        if Special.THREE_STRAIGHTS in wanted:
+        if SpecialTest.ROWS_STRAIGHTS in tests:
             cat5 = tables.category[tables.eval5(c[ix.c5])]
             straight5 = (cat5 == fasteval.STRAIGHT) | (cat5 == fasteval.STRAIGHT_FLUSH)
             r3 = np.sort(c[ix.c3] >> 2, axis=1)
@@ -351,16 +352,33 @@ def _special_candidates(hand: Sequence[Card], rules: RuleSet, s: _Scored, codes:
             ok = consec[ix.head] & straight5[ix.a] & straight5[ix.b]
             if ok.any():
                 layouts.append(int(np.argmax(np.where(ok, s.legal, -1))))
-    seen: set[Special] = set()
+    found: list[tuple[Special, Split]] = []
     for k in layouts:
         split = _positions(k, s)
         rows = {row: [hand[i] for i in pos.tolist()] for row, pos in zip(ROWS, split, strict=True)}
         values = {row: evaluate(cards, rules) for row, cards in rows.items()}
         best = best_special(rows, values, rules)
-        if best is not None and best[0] not in seen:
-            seen.add(best[0])
-            found.append((best[0], best[1], split))
+        if best is not None and all(best.key != sp.key for sp, _ in found):
+            shown = special_layout(hand, best, rules)
+            found.append((best, split if shown is None else _split_of(hand, shown, rules)))
     return found
+
+
+def _split_of(hand: Sequence[Card], rows: Sequence[Sequence[Card]], rules: RuleSet) -> Split:
+    """Positions of laid-out rows in `hand`, the weaker 5-card row in the middle."""
+    left = list(range(len(hand)))
+    out = []
+    for row in rows:
+        pos = []
+        for card in row:
+            i = next(i for i in left if hand[i] == card)
+            left.remove(i)
+            pos.append(i)
+        out.append(np.array(pos, dtype=np.intp))
+    head, middle, tail = out
+    if evaluate([hand[i] for i in middle], rules) > evaluate([hand[i] for i in tail], rules):
+        middle, tail = tail, middle
+    return head, middle, tail
 
 
 def arrange(cards: Sequence[Card | str] | str, rules: RuleSet | str = "taiwan", top: int = 3,
@@ -368,7 +386,8 @@ def arrange(cards: Sequence[Card | str] | str, rules: RuleSet | str = "taiwan", 
     """The `top` best legal arrangements of 13 cards, highest expected points per opponent first.
 
     Distinct row values only (two layouts that differ in an equal kicker's suit are one answer).
-    A declarable special hand is a candidate too (`specials=False` leaves it out). `opponents`:
+    A declarable special hand is a candidate too, and with `top` > 1 always among the answers
+    (last where rows are expected to pay more); `specials=False` leaves it out. `opponents`:
     how many others sit at the table (only the home-run terms use it). See the module docstring
     for the model. Raises `TableError` when there are not 13 cards or no legal layout."""
     rules = _rules(rules)
@@ -389,10 +408,13 @@ def arrange(cards: Sequence[Card | str] | str, rules: RuleSet | str = "taiwan", 
             break
     if specials:
         best_k = int(ranked[0]) if len(ranked) else None
-        for sp, pts, split in _special_candidates(hand, rules, s, codes, best_k):
-            out.append(_make(hand, split, rules, float(pts), model, special=sp))
+        for sp, split in _special_candidates(hand, rules, s, codes, best_k):
+            out.append(_make(hand, split, rules, float(sp.points), model, special=sp))
         out.sort(key=lambda a: -a.expected)
+        offered = next((a for a in out if a.special is not None), None)
         out = out[:top]
+        if top > 1 and offered is not None and all(a is not offered for a in out):
+            out[-1] = offered  # a special is always offered (with its value), even where rows pay more
     return out
 
 

@@ -1,12 +1,13 @@
-"""Names of the hand categories and the special hands (报到), shared by rules, rows and specials.
+"""Names of the hand categories and the rows, shared by rules, rows and specials.
 
 They live apart from the evaluator so that `RuleSet` (which names categories in its royalty and
-row-value tables) does not need to import the evaluator, and vice versa.
+row-value tables) does not need to import the evaluator, and vice versa. The special hands (报到)
+are data of their own, `scoring.special_hands`.
 """
 
 from __future__ import annotations
 
-from enum import IntEnum, StrEnum
+from enum import IntEnum
 
 
 class Category(IntEnum):
@@ -64,36 +65,6 @@ _ALIASES = {Category.QUADS: ("四梅", "四条", "鐵支"), Category.HIGH_CARD: 
 _EXTRA = {"high": Category.HIGH_CARD, "three_of_a_kind": Category.TRIPS, "four_of_a_kind": Category.QUADS,
           "five_of_a_kind": Category.FIVE_KIND}
 
-
-class Special(StrEnum):
-    """Special hands (报到): they do not compare rows but win a fixed value from each opponent."""
-
-    DRAGON = "dragon"                    # 一条龙: A to 2, one of each rank, any suits
-    SUPREME_DRAGON = "supreme_dragon"    # 至尊青龙: the dragon in one suit
-    THREE_FLUSHES = "three_flushes"      # 三同花: head 3 of a suit, middle and tail flushes (as laid out)
-    THREE_STRAIGHTS = "three_straights"  # 三顺子: head 3 consecutive, middle and tail straights (as laid out)
-    SIX_PAIRS = "six_pairs"              # 六对半: six pairs and a single
-    FOUR_TRIPS = "four_trips"            # 四套三条: four trips and a single
-    SAME_COLOR = "same_color"            # 清一色: all 13 red or all 13 black
-    SIX_OF_A_KIND = "six_of_a_kind"      # 六同: six cards of one rank (wild cards count)
-    ONE_SUIT = "one_suit"                # 清一花: all 13 of the added suit (65-card deck)
-
-    @property
-    def zh(self) -> str:
-        return _SPECIAL_ZH[self]
-
-
-_SPECIAL_ZH = {
-    Special.DRAGON: "一条龙",
-    Special.SUPREME_DRAGON: "至尊青龙",
-    Special.THREE_FLUSHES: "三同花",
-    Special.THREE_STRAIGHTS: "三顺子",
-    Special.SIX_PAIRS: "六对半",
-    Special.FOUR_TRIPS: "四套三条",
-    Special.SAME_COLOR: "清一色",
-    Special.SIX_OF_A_KIND: "六同",
-    Special.ONE_SUIT: "清一花",
-}
 
 ROWS = ("head", "middle", "tail")
 """Row names, in laying-out order; row sizes are 3, 5, 5."""

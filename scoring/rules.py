@@ -1,4 +1,4 @@
-"""`RuleSet`: every house rule of RULES.md as plain data, and the four named presets.
+"""`RuleSet`: every house rule of RULES.md as plain data, and the five named presets.
 
 Tables disagree on almost everything (row points, wheel, royalties, what a foul costs), so no code
 may ask "which preset is this?": it reads the option instead.  A preset is only a `RuleSet` value;
@@ -15,8 +15,17 @@ from enum import StrEnum
 from typing import Any
 
 from scoring.cards import RANK_CHARS, SUITS, Card
-from scoring.categories import ROWS, Category, Special
+from scoring.categories import ROWS, Category
 from scoring.errors import RulesError
+from scoring.special_hands import (
+    APP_SPECIALS,
+    CATALOGUE,
+    SEED_ORDER,
+    Special,
+    SpecialRank,
+    SpecialTest,
+    seed_specials,
+)
 
 
 class Wheel(StrEnum):
@@ -85,9 +94,11 @@ class RuleSet:
     home_run_factor: int = 2
     home_run_min_players: int = 3
     royalties: tuple[Royalty, ...] = ()
-    specials: tuple[tuple[Special, int], ...] = ((Special.DRAGON, 36),)
-    specials_with_wilds: tuple[Special, ...] = (Special.SIX_OF_A_KIND,)
-    """Specials a hand holding a wild card may still declare (seed 004: only 六同, which needs them)."""
+    specials: tuple[Special, ...] = seed_specials(dragon=36)
+    """The specials this table plays, each with its value; in its order where `special_rank` is ORDER."""
+    special_rank: SpecialRank = SpecialRank.VALUE
+    specials_with_wilds: tuple[str, ...] = ("six_of_a_kind",)
+    """Keys of the specials a hand holding a wild card may still declare (seed 004: only 六同)."""
     foul: Foul = Foul.LOSE_ALL
     foul_penalty: int = 6
     strict_order: bool = False
@@ -107,10 +118,12 @@ class RuleSet:
     max_players: int = 5
 
     def __post_init__(self) -> None:
-        # One order for the specials, so equal rule sets compare (and hash) equal however built.
-        order = list(Special)
-        canonical = tuple(sorted(dict(self.specials).items(), key=lambda sp: order.index(sp[0])))
-        object.__setattr__(self, "specials", canonical)
+        # One special per key; ranked by value, one canonical order, so equal rule sets compare (and
+        # hash) equal however built (the order then only picks the name of two equal-valued ones).
+        unique = tuple({sp.key: sp for sp in self.specials}.values())
+        if self.special_rank == SpecialRank.VALUE:
+            unique = tuple(sorted(unique, key=lambda sp: SEED_ORDER.get(sp.key, len(SEED_ORDER))))
+        object.__setattr__(self, "specials", unique)
 
     # ----- derived facts, so callers never re-derive them differently -----
     @property
@@ -134,11 +147,19 @@ class RuleSet:
             return 1 if self.jokers >= 1 else 0
         return 2 if card.suit == self.extra_suit else 1
 
-    def special_value(self, special: Special) -> int | None:
-        for sp, points in self.specials:
-            if sp == special:
-                return points
-        return None
+    def special(self, key: str) -> Special | None:
+        """This table's special called `key`, or None if it does not play one."""
+        return next((sp for sp in self.specials if sp.key == key), None)
+
+    def special_value(self, key: str) -> int | None:
+        sp = self.special(key)
+        return None if sp is None else sp.points
+
+    def special_rank_of(self, special: Special) -> int:
+        """Higher is the stronger special at this table (by value, or by place in its order)."""
+        if self.special_rank == SpecialRank.VALUE:
+            return special.points
+        return -next(i for i, sp in enumerate(self.specials) if sp.key == special.key)
 
     def row_win_points(self, row: str, category: Category) -> int:
         """Points the winner of `row` scores when its winning hand is of `category`."""
@@ -153,12 +174,10 @@ class RuleSet:
         for f in dataclasses.fields(self):
             v = getattr(self, f.name)
             if f.name == "specials":
-                v = {str(sp): pts for sp, pts in v}
+                v = [dataclasses.asdict(sp) for sp in v]
             elif f.name in ("royalties", "row_values"):
                 v = [{k: (str(x.name).lower() if isinstance(x, Category) else x)
                       for k, x in dataclasses.asdict(r).items()} for r in v]
-            elif f.name == "specials_with_wilds":
-                v = [str(s) for s in v]
             elif isinstance(v, tuple):
                 v = list(v)
             out[f.name] = v
@@ -184,38 +203,45 @@ SHISANSHUI_ROW_VALUES: tuple[RowValue, ...] = (
     RowValue("tail", Category.QUADS, 4),
 )
 
+APP_ROW_VALUES: tuple[RowValue, ...] = (
+    RowValue("head", Category.TRIPS, 3),
+    RowValue("middle", Category.STRAIGHT_FLUSH, 10),
+    RowValue("middle", Category.QUADS, 8),
+    RowValue("middle", Category.FULL_HOUSE, 2),
+    RowValue("tail", Category.STRAIGHT_FLUSH, 5),
+    RowValue("tail", Category.QUADS, 4),
+)
+"""Preset `app`: the winner's category sets a row's points (a tail full house scores 1)."""
+
 PRESETS: dict[str, RuleSet] = {
     "luosong": RuleSet(
         name="luosong", row_points=(1, 1, 1), wheel=Wheel.LOW,
         royalties=_royalties(3, 4, 5, RoyaltyMode.ON_WIN),
-        specials=((Special.DRAGON, 36),), foul=Foul.REJECT,
+        specials=seed_specials(dragon=36), foul=Foul.REJECT,
     ),
     "weighted": RuleSet(
         name="weighted", row_points=(1, 2, 3), wheel=Wheel.LOW,
         royalties=_royalties(6, 8, 10, RoyaltyMode.ON_WIN),
-        specials=((Special.DRAGON, 36),), foul=Foul.LOSE_ALL,
+        specials=seed_specials(dragon=36), foul=Foul.LOSE_ALL,
     ),
     "taiwan": RuleSet(
         name="taiwan", row_points=(1, 1, 1), wheel=Wheel.NONE,
         royalties=_royalties(3, 4, 5, RoyaltyMode.ALWAYS),
-        specials=((Special.DRAGON, 25),), foul=Foul.PENALTY, foul_penalty=6,
+        specials=seed_specials(dragon=25), foul=Foul.PENALTY, foul_penalty=6,
         five_kind_above_sf=False,
     ),
     "shisanshui": RuleSet(
         name="shisanshui", row_points=(1, 1, 1), row_values=SHISANSHUI_ROW_VALUES, wheel=Wheel.SECOND,
         royalties=(),
-        specials=(
-            (Special.SUPREME_DRAGON, 72),
-            (Special.DRAGON, 36),
-            (Special.ONE_SUIT, 30),
-            (Special.SIX_OF_A_KIND, 20),
-            (Special.THREE_FLUSHES, 5),
-            (Special.THREE_STRAIGHTS, 5),
-            (Special.SIX_PAIRS, 5),
-            (Special.FOUR_TRIPS, 5),
-            (Special.SAME_COLOR, 5),
-        ),
+        specials=seed_specials(supreme_dragon=72, dragon=36, one_suit=30, six_of_a_kind=20,
+                               three_flushes=5, three_straights=5, six_pairs=5, four_trips=5,
+                               same_color=5),
         foul=Foul.REJECT, five_kind_above_sf=True, banker_cap=7,
+    ),
+    "app": RuleSet(
+        name="app", row_points=(1, 1, 1), row_values=APP_ROW_VALUES, wheel=Wheel.SECOND,
+        royalties=(), specials=APP_SPECIALS, special_rank=SpecialRank.ORDER, specials_with_wilds=(),
+        home_run_min_players=4, foul=Foul.REJECT, max_players=4,
     ),
 }
 
@@ -265,12 +291,39 @@ def _category(name: str, value: Any) -> Category:
         raise RulesError(f"option {name!r}: {e}") from None
 
 
-def _special(name: str, value: Any) -> Special:
-    try:
-        return Special(value)
-    except ValueError:
-        choices = ", ".join(s.value for s in Special)
-        raise RulesError(f"option {name!r}: unknown special {value!r} (known: {choices})") from None
+def _special_entry(name: str, item: Any, base: RuleSet) -> Special:
+    """One entry of a `specials` list: a `Special`, a [key, points] pair, or an object with `key`
+    and any of zh, en, test, points (a key neither the table nor the catalogue knows needs them all)."""
+    if isinstance(item, Special):
+        return item
+    if isinstance(item, list | tuple) and len(item) == 2:
+        return _special(name, item[0], base).worth(_int(name, item[1], minimum=0))
+    if not isinstance(item, Mapping) or not isinstance(item.get("key"), str):
+        raise RulesError(f"option {name!r}: each entry must be [key, points] or an object with a 'key'")
+    unknown = set(item) - {"key", "zh", "en", "test", "points"}
+    if unknown:
+        raise RulesError(f"option {name!r}: unknown key(s) {sorted(unknown)}")
+    key = item["key"]
+    known = base.special(key) or CATALOGUE.get(key)
+    fields = {**(dataclasses.asdict(known) if known else {}), **item}
+    missing = sorted({"zh", "en", "test", "points"} - set(fields))
+    if missing:
+        raise RulesError(f"option {name!r}: the new special {key!r} needs {', '.join(missing)}")
+    return Special(key, str(fields["zh"]), str(fields["en"]), _enum(SpecialTest, name, fields["test"]),
+                   _int(name, fields["points"], minimum=0))
+
+
+def _special(name: str, value: Any, base: RuleSet) -> Special:
+    """The special called `value`: the table's own, else the catalogue's (to add one)."""
+    if isinstance(value, Special):
+        return value
+    found = base.special(value) if isinstance(value, str) else None
+    if found is None and isinstance(value, str):
+        found = CATALOGUE.get(value)
+    if found is None:
+        choices = ", ".join(dict.fromkeys([*(sp.key for sp in base.specials), *CATALOGUE]))
+        raise RulesError(f"option {name!r}: unknown special {value!r} (known: {choices})")
+    return found
 
 
 def _entries(name: str, value: Any) -> Iterable[Mapping[str, Any]]:
@@ -317,28 +370,26 @@ def _coerce(name: str, value: Any, base: RuleSet) -> Any:
                                    _enum(RoyaltyMode, name, e.get("mode", "on_win"))))
             return tuple(out)
         case "specials":
-            # A mapping is merged into the preset's specials (null removes one); a list of pairs replaces.
+            # A mapping is merged into the preset's specials (null removes one; a new one joins at the
+            # end of the table's order); a list replaces them, in its order.
             if isinstance(value, Mapping):
-                merged = dict(base.specials)
+                merged = {sp.key: sp for sp in base.specials}
                 for k, v in value.items():
-                    sp = _special(name, k)
+                    sp = _special(name, k, base)
                     if v is None:
-                        merged.pop(sp, None)
+                        merged.pop(sp.key, None)
                     else:
-                        merged[sp] = _int(name, v, minimum=0)
-                return tuple(merged.items())
+                        merged[sp.key] = sp.worth(_int(name, v, minimum=0))
+                return tuple(merged.values())
             if isinstance(value, list | tuple):
-                pairs = []
-                for item in value:
-                    if not isinstance(item, list | tuple) or len(item) != 2:
-                        raise RulesError("option 'specials' must be an object {name: points}")
-                    pairs.append((_special(name, item[0]), _int(name, item[1], minimum=0)))
-                return tuple(pairs)
-            raise RulesError("option 'specials' must be an object {name: points}")
+                return tuple(_special_entry(name, item, base) for item in value)
+            raise RulesError("option 'specials' must be an object {name: points} or a list of specials")
+        case "special_rank":
+            return _enum(SpecialRank, name, value)
         case "specials_with_wilds":
             if not isinstance(value, list | tuple):
                 raise RulesError("option 'specials_with_wilds' must be a list of special names")
-            return tuple(_special(name, v) for v in value)
+            return tuple(_special(name, v, base).key for v in value)
         case "wheel":
             return _enum(Wheel, name, value)
         case "foul":
@@ -410,7 +461,7 @@ def with_options(base: RuleSet, options: Mapping[str, Any] | None = None, **over
 def preset(
     name: str | RuleSet = "taiwan", options: Mapping[str, Any] | None = None, **overrides: Any
 ) -> RuleSet:
-    """A named preset (`luosong`, `weighted`, `taiwan`, `shisanshui`) with options changed."""
+    """A named preset (`luosong`, `weighted`, `taiwan`, `shisanshui`, `app`) with options changed."""
     if isinstance(name, RuleSet):
         base = name
     else:
@@ -423,5 +474,5 @@ def preset(
 
 __all__ = [
     "PRESETS", "Foul", "Royalty", "RoyaltyMode", "RowValue", "RuleSet", "Tie", "Wheel", "preset",
-    "with_options", "SHISANSHUI_ROW_VALUES",
+    "with_options", "APP_ROW_VALUES", "SHISANSHUI_ROW_VALUES",
 ]

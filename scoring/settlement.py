@@ -22,10 +22,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.cards import format_cards
-from scoring.categories import ROWS, Special
+from scoring.categories import ROWS
 from scoring.hands import HandValue, compare, evaluate
 from scoring.rules import Foul, RoyaltyMode, RuleSet
-from scoring.specials import best_special
+from scoring.special_hands import Special
+from scoring.specials import best_special, compare_specials
 from scoring.table import Hand, Table, parse_table
 from scoring.validity import out_of_order
 
@@ -126,7 +127,7 @@ class Settlement:
 class _Seat:
     hand: Hand
     values: dict[str, HandValue]
-    special: tuple[Special, int] | None
+    special: Special | None
     fouls: list[str]
 
     @property
@@ -162,27 +163,32 @@ class _Draft:
 
 
 def _special_pair(d: _Draft, rules: RuleSet) -> None:
+    """Only special points change hands: the stronger special (by value or by the table's order,
+    `special_rank`) wins its own value; a special beats a hand without one."""
     a, b = d.a, d.b
-    va = a.special[1] if a.special else 0
-    vb = b.special[1] if b.special else 0
 
     def item(winner: _Seat, loser: _Seat, tie_note: str = "") -> Item:
-        sp, pts = winner.special  # type: ignore[misc]
-        text = f"{winner.name}: {sp.zh} {sp.value} ({pts})"
+        sp = winner.special
+        assert sp is not None
+        text = f"{winner.name}: {sp}"
         if loser.special:
-            text += f" beats {loser.name}'s {loser.special[0].zh} ({loser.special[1]})"
-        return Item("special", winner.name, loser.name, pts, detail=text + tie_note)
+            text += f" beats {loser.name}'s {loser.special}"
+        return Item("special", winner.name, loser.name, sp.points, detail=text + tie_note)
 
-    if va > vb:
+    if a.special and b.special:
+        c = compare_specials(a.special, b.special, rules)
+    else:
+        c = 1 if a.special else -1
+    if c > 0:
         d.extras.append(item(a, b))
-    elif vb > va:
+    elif c < 0:
         d.extras.append(item(b, a))
     elif rules.banker in (a.name, b.name):
         player, banker = (b, a) if a.name == rules.banker else (a, b)
         d.extras.append(item(player, banker, "; equal specials go to the player in banker mode"))
     else:
         d.extras.append(Item("special", None, None, 0,
-                             detail=f"both special, equal value ({va}): no score"))
+                             detail=f"both special, equal rank ({a.special} / {b.special}): no score"))
 
 
 def _row_item(row: str, winner: _Seat | None, loser: _Seat | None, a: _Seat, b: _Seat, rules: RuleSet,
@@ -313,7 +319,7 @@ def settle(table: Mapping[str, Any] | Table | str) -> Settlement:
     rules = t.rules
     seats = [_seat(h, rules) for h in t.hands]
     fouls = {s.name: s.fouls for s in seats if s.fouled}
-    specials = {s.name: s.special[0].value for s in seats if s.special}
+    specials = {s.name: s.special.key for s in seats if s.special}
     if fouls and rules.foul == Foul.REJECT:
         from scoring.suggest import suggest_arrangement  # deferred: the solver may route it elsewhere
 

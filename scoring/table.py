@@ -20,7 +20,7 @@ from typing import Any
 from scoring.cards import Card, format_cards, parse_cards
 from scoring.categories import ROWS
 from scoring.errors import TableError
-from scoring.rules import RuleSet, preset, with_options
+from scoring.rules import PRESETS, RuleSet, preset, with_options
 from scoring.validity import check_deck, check_row_sizes
 
 TABLE_KEYS = {"rules", "options", "banker", "players"}
@@ -108,7 +108,7 @@ def _resolve_rules(data: Mapping[str, Any]) -> RuleSet:
     if isinstance(rules, RuleSet):
         return with_options(rules, options)
     if rules is None:
-        raise TableError("the table has no 'rules': name a preset (luosong, weighted, taiwan, shisanshui)")
+        raise TableError(f"the table has no 'rules': name a preset ({', '.join(PRESETS)})")
     if isinstance(rules, Mapping):  # a whole custom rule set given as options
         return with_options(RuleSet(), {**rules, **options})
     if not isinstance(rules, str):

@@ -1,4 +1,4 @@
-"""`RuleSet` and the four presets: RULES.md's preset table as data, and how options override it."""
+"""`RuleSet` and the five presets: RULES.md's preset table as data, and how options override it."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import dataclasses
 
 import pytest
 
-from scoring import PRESETS, Category, Foul, RoyaltyMode, RuleSet, Special, Wheel, preset
+from scoring import PRESETS, Category, Foul, RoyaltyMode, RuleSet, Wheel, preset
 from scoring.cards import parse_card
 
 
-def test_four_presets() -> None:
-    assert set(PRESETS) == {"luosong", "weighted", "taiwan", "shisanshui"}
+def test_five_presets() -> None:
+    assert set(PRESETS) == {"luosong", "weighted", "taiwan", "shisanshui", "app"}
     assert all(r.name == name for name, r in PRESETS.items())
 
 
@@ -23,7 +23,7 @@ def test_four_presets() -> None:
 ])
 def test_preset_table(name: str, row_points: tuple, wheel: Wheel, foul: Foul, dragon: int) -> None:
     r = PRESETS[name]
-    got = (r.row_points, r.wheel, r.foul, r.special_value(Special.DRAGON))
+    got = (r.row_points, r.wheel, r.foul, r.special_value("dragon"))
     assert got == (row_points, wheel, foul, dragon)
     assert (r.scoop_factor, r.home_run_factor) == (2, 2)
 
@@ -52,10 +52,10 @@ def test_shisanshui_row_values_and_specials() -> None:
         == [20, 10, 8, 2, 1]
     assert [r.row_win_points("tail", c) for c in (Category.FIVE_KIND, Category.STRAIGHT_FLUSH,
                                                    Category.QUADS, Category.FULL_HOUSE)] == [10, 5, 4, 1]
-    assert dict(r.specials) == {
-        Special.SUPREME_DRAGON: 72, Special.DRAGON: 36, Special.ONE_SUIT: 30, Special.SIX_OF_A_KIND: 20,
-        Special.THREE_FLUSHES: 5, Special.THREE_STRAIGHTS: 5, Special.SIX_PAIRS: 5, Special.FOUR_TRIPS: 5,
-        Special.SAME_COLOR: 5}
+    assert {sp.key: sp.points for sp in r.specials} == {
+        "supreme_dragon": 72, "dragon": 36, "one_suit": 30, "six_of_a_kind": 20,
+        "three_flushes": 5, "three_straights": 5, "six_pairs": 5, "four_trips": 5,
+        "same_color": 5}
     assert r.banker_cap == 7 and r.five_kind_above_sf
     assert not PRESETS["taiwan"].five_kind_above_sf
 
@@ -70,8 +70,8 @@ def test_overrides_and_options() -> None:
     assert r.wheel == Wheel.LOW and r.foul_penalty == 9 and r.name == "taiwan"
     assert PRESETS["taiwan"].wheel == Wheel.NONE  # presets are never changed
     r = preset("shisanshui", {"specials": {"dragon": 30, "same_color": None}})
-    assert r.special_value(Special.DRAGON) == 30 and r.special_value(Special.SAME_COLOR) is None
-    assert r.special_value(Special.SUPREME_DRAGON) == 72
+    assert r.special_value("dragon") == 30 and r.special_value("same_color") is None
+    assert r.special_value("supreme_dragon") == 72
     r = preset("luosong", royalties=[{"row": "tail", "category": "quads", "points": 2, "mode": "always"}])
     assert len(r.royalties) == 1 and r.royalties[0].mode == RoyaltyMode.ALWAYS
     r = preset("luosong", row_values=[{"row": "middle", "category": "full_house", "points": 2}])
@@ -100,8 +100,12 @@ def test_ruleset_is_frozen_hashable_and_round_trips() -> None:
         r.wheel = Wheel.LOW  # type: ignore[misc]
     assert hash(r) == hash(preset("shisanshui"))
     as_dict = r.to_dict()
-    assert as_dict["wheel"] == "second" and as_dict["specials"]["dragon"] == 36
+    assert as_dict["wheel"] == "second"
+    dragon = {"key": "dragon", "zh": "一条龙", "en": "dragon", "test": "dragon", "points": 36}
+    assert dragon in as_dict["specials"]
     assert preset(RuleSet(), as_dict) == r
+    app = PRESETS["app"]
+    assert preset(RuleSet(), app.to_dict()) == app and hash(preset("app")) == hash(app)
 
 
 def test_category_names() -> None:
