@@ -8,7 +8,8 @@ the table, camera tilt and roll as the generator draws them), reads each from it
 shipped reader (`vision.read`), and prints:
 
 - seats exact (head, middle and tail hold exactly the true cards) and tables exact;
-- wrong seats flagged: a wrong seat must carry a problem naming it, or the table one naming no seat;
+- wrong seats flagged: a wrong seat must carry a problem naming it, or the table one naming no seat
+  (a true seat not read at all: any problem on the table);
 - labelled indices named right (the read kept on a labelled corner carries its card), found, and
   false boxes a photo (kept reads on no labelled corner: pips, figures, backs, chips).
 
@@ -113,11 +114,14 @@ class SeatScore:
                 self.exact += 1
             else:
                 all_right = False
-                seat_no = read[j].seat if j < len(read) else None
-                flagged = flagged_all or any(p.seat == seat_no for p in table.problems)
+                # a seat read wrong must carry a problem naming it; a seat not read at all has no name,
+                # so any problem on the table flags it (the table cannot be settled as read)
+                flagged = flagged_all or (any(p.seat == read[j].seat for p in table.problems) if j < len(read)
+                                          else bool(table.problems))
                 self.wrong_flagged += flagged
                 if not flagged:
-                    self.silent.append(f"{meta['image']} seat {seat_no}: {_difference(truth[t], read[j])}")
+                    what = _difference(truth[t], read[j]) if j < len(read) else "no seat read"
+                    self.silent.append(f"{meta['image']} true seat {t}: {what}")
         self.tables_exact += all_right
 
     def line(self) -> str:
