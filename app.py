@@ -146,7 +146,8 @@ def review_seats(
                 seat, holders, review.seat_problems(problems, i), review.confidence(i), rules
             )
             with col:
-                guard.call(review.render_seat, i, seat, shown, rules, found, unseen, settings.declare)
+                guard.call(review.render_seat, i, seat, shown, rules, found, unseen, settings.declare,
+                           not photo_mode)
 
 
 @guard.guarded

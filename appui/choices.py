@@ -19,7 +19,7 @@ from vision.classes import CLASS_NAMES, JOKERS
 
 #: How many of the reader's guesses a chip offers, and the least probability worth offering.
 TOP_GUESSES = 3
-MIN_GUESS = 0.002
+MIN_GUESS = 0.005
 
 
 def guesses(card: str, scores: Any, top: int = TOP_GUESSES) -> list[tuple[str, float]]:

@@ -3,7 +3,8 @@
 Each chip is the card's editor: tapping it offers the reader's next guesses for that card and the
 deck's unseen cards, a tap on one replaces it (the table re-scores at once), and "remove" takes out
 a card that is not there. A row short of cards ends in an empty slot offering the unseen cards.
-Typing stays one tap away (⌨️: a text field that accepts anything the engine parses, and a picker).
+Typing stays one tap away (⌨️: a text field that accepts anything the engine parses, and a picker;
+always shown when the cards are entered by hand).
 What is wrong is said once per seat, in one line, and on the cards concerned (outlined, the reason
 inside the chip and on hover), never as a banner per finding.
 """
@@ -35,6 +36,7 @@ from appui.table import SeatInput
 #: Unseen cards a chip offers beyond the reader's guesses: all of them while there are few, else
 #: the ones sharing the card's rank or suit (a misread usually gets one of the two right).
 FEW_UNSEEN = 13
+SELECTED_STYLE = "box-shadow: 0 0 0 3px #ff00c8; border-color: #ff00c8;"  # the photo frames it alike
 
 
 def foul_rows(outcome: engine.Outcome, name: str) -> list[str] | None:
@@ -89,6 +91,7 @@ def render_seat(
     findings: SeatFindings,
     unseen: Sequence[str],
     offer_specials: bool = True,
+    always_typing: bool = False,
 ) -> None:
     """One seat: its name and state, one line of what is wrong, a line of chips per row, 相公, 报到."""
     fouled = foul_rows(outcome, seat.name) if seat.complete else None
@@ -101,7 +104,9 @@ def render_seat(
         sel = st.session_state.get("selected")
         for row in ROWS:
             chosen = sel[2] if isinstance(sel, list) and sel[:2] == [i, row] else None
-            _render_row(i, row, seat.cards[row], findings, guesses[row], unseen, chosen)
+            typing = always_typing or bool(st.session_state.get(typing_key(i, row)))
+            _render_row(i, row, seat.cards[row], findings, guesses[row], unseen, chosen, typing,
+                        not always_typing)
         special = engine.special_of(seat.cards, rules) if seat.complete and offer_specials else None
         if special:
             st.checkbox(
@@ -120,6 +125,8 @@ def _render_row(
     guesses: list[Any],
     unseen: Sequence[str],
     chosen: int | None,
+    typing: bool,
+    toggle: bool,
 ) -> None:
     with st.container(horizontal=True, gap=None, vertical_alignment="center", key=f"row_{i}_{row}"):
         st.markdown(f'<span class="ssc-row">{ROW_LABEL[row]}</span>', unsafe_allow_html=True)
@@ -128,6 +135,10 @@ def _render_row(
             _chip(i, row, k, card, findings.marks.get((row, k), []), guessed, unseen, k == chosen)
         if cards and len(cards) < ROW_SIZE[row]:
             _slot(i, row, len(cards), unseen)
+        if toggle:
+            st.button("⌨️", key=f"edit_{i}_{row}", help="type or pick this row 输入", on_click=_toggle_typing,
+                      args=(i, row), type="primary" if typing else "secondary")
+    if typing:
         _editor(i, row)
 
 
@@ -152,13 +163,15 @@ def _chip(
     unseen: Sequence[str],
     chosen: bool,
 ) -> None:
+    if chosen:  # marked by style, not by the popover's own arguments: changing those would close it
+        key = chip_key(i, row, k, card, bool(reasons))
+        st.html(f"<style>.st-key-{key} button {{ {SELECTED_STYLE} }}</style>")
     free = [c for c in unseen if len(unseen) <= FEW_UNSEEN or _akin(c, card)]
     options = offers(card, [(str(g[0]), float(g[1])) for g in guessed], free)
     odds = {str(g[0]): float(g[1]) for g in guessed}
     with st.popover(
         _label(card),
         key=chip_key(i, row, k, card, bool(reasons)),
-        type="primary" if chosen else "secondary",
         help="; ".join(reasons) or None,
         on_change=select,
         args=(st.session_state, i, row, k),
@@ -170,13 +183,17 @@ def _chip(
         with st.container(horizontal=True, gap="small"):
             for c in options:
                 st.button(
-                    _label(c) + (f" · {odds[c]:.0%}" if c in odds else ""),
+                    _label(c) + (f" · {_percent(odds[c])}" if c in odds else ""),
                     key=f"alt_{i}_{row}_{k}_{c}",
                     on_click=set_card,
                     args=(st.session_state, i, row, k, c),
                 )
         st.button("✕ not there 去掉", key=f"del_{i}_{row}_{k}", on_click=remove_card,
                   args=(st.session_state, i, row, k), type="tertiary")
+
+
+def _percent(p: float) -> str:
+    return f"{p:.0%}" if p >= 0.01 else "<1%"
 
 
 def _akin(a: str, b: str) -> bool:
@@ -196,28 +213,38 @@ def _slot(i: int, row: str, k: int, unseen: Sequence[str]) -> None:
                           args=(st.session_state, i, row, k, c))
 
 
+def typing_key(i: int, row: str) -> str:
+    return f"typing_{i}_{row}"
+
+
+def _toggle_typing(i: int, row: str) -> None:
+    st.session_state[typing_key(i, row)] = not st.session_state.get(typing_key(i, row), False)
+
+
 def _editor(i: int, row: str) -> None:
-    """Typing, one tap away: the row's text field and its picker."""
-    with st.popover("⌨️", key=f"edit_{i}_{row}", help="type or pick this row 输入"):
-        st.text_input(
-            f"{ROW_LABEL[row]} cards",
-            key=txt_key(i, row),
-            placeholder="e.g. Qh 10♠ Td" if row == "head" else "e.g. As Ks Qs Js 10s",
-            on_change=on_text,
-            args=(st.session_state, i, row),
-        )
-        st.multiselect(
-            f"{ROW_LABEL[row]}: pick {ROW_SIZE[row]} cards 选牌",
-            PICKER_OPTIONS,
-            key=pick_key(i, row),
-            format_func=pretty,
-            # A reader can put 6 cards in a 5-card row: the picker must still show them so the player
-            # can take one out (Streamlit refuses a widget holding more than its max_selections).
-            max_selections=max(ROW_SIZE[row], len(st.session_state.get(pick_key(i, row)) or [])),
-            placeholder="pick cards 选牌",
-            on_change=on_pick,
-            args=(st.session_state, i, row),
-        )
+    """Typing, one tap away: the row's text field and its picker, drawn under the row while open.
+
+    Not inside a popover: Streamlit does not pass a value set by a callback (a chip's tap) to a
+    widget in a closed popover, which would then send its old value back on the next run."""
+    st.text_input(
+        f"{ROW_LABEL[row]} cards",
+        key=txt_key(i, row),
+        placeholder="e.g. Qh 10♠ Td" if row == "head" else "e.g. As Ks Qs Js 10s",
+        on_change=on_text,
+        args=(st.session_state, i, row),
+    )
+    st.multiselect(
+        f"{ROW_LABEL[row]}: pick {ROW_SIZE[row]} cards 选牌",
+        PICKER_OPTIONS,
+        key=pick_key(i, row),
+        format_func=pretty,
+        # A reader can put 6 cards in a 5-card row: the picker must still show them so the player
+        # can take one out (Streamlit refuses a widget holding more than its max_selections).
+        max_selections=max(ROW_SIZE[row], len(st.session_state.get(pick_key(i, row)) or [])),
+        placeholder="pick cards 选牌",
+        on_change=on_pick,
+        args=(st.session_state, i, row),
+    )
 
 
 def _render_foul(i: int, seat: SeatInput, rows: list[str], outcome: engine.Outcome, rules: Any) -> None:
@@ -245,8 +272,13 @@ def seat_problems(problems: list[dict], i: int) -> list[dict]:
 #: Compact chips: a row of five cards fits one line of a 390 px phone. Flagged chips are outlined.
 STYLE = """<style>
 [class*="st-key-row_"] { flex-wrap: nowrap; gap: 0.25rem; overflow-x: auto; }
-[class*="st-key-row_"] button { padding: 0.1rem 0.35rem; min-height: 2.1rem; font-weight: 600; }
+[class*="st-key-row_"] button { padding: 0.1rem 0.3rem; min-height: 2.1rem; min-width: 2.2rem;
+  width: auto; justify-content: center; font-weight: 600; }
+[class*="st-key-row_"] button > div { gap: 0; }
+@media (max-width: 640px) { [class*="st-key-seat_"] { padding: 0.6rem 0.5rem; } }
 [class*="st-key-row_"] button p { font-size: 1rem; }
+[class*="st-key-row_"] [data-testid="stIconMaterial"] { display: none; }
+[class*="st-key-row_"] > [data-testid="stElementContainer"] { flex-shrink: 0; }
 .ssc-row { display: inline-block; width: 3.1em; font-size: 0.72em; line-height: 1.1; color: #555; }
 [class*="st-key-chip_"][class*="_flag"] button { outline: 2px dashed #ef6c00; outline-offset: 1px; }
 </style>"""

@@ -97,7 +97,7 @@ def render(ledger: Ledger, names: Sequence[str]) -> None:
         ss[TURN_KEY] = _saved_turn(ledger)
     k = turn(ss, count)
     ss[NEAREST_KEY] = k
-    with st.container(horizontal=True, vertical_alignment="bottom", key="seat_order"):
+    with st.container(horizontal=True, vertical_alignment="bottom", key="turn_bar"):
         st.selectbox(
             "📷 Nearest the camera 离镜头最近",
             list(range(count)),
@@ -105,7 +105,7 @@ def render(ledger: Ledger, names: Sequence[str]) -> None:
             key=NEAREST_KEY,
             on_change=_on_nearest,
             args=(ledger, count),
-            width=200,
+            width=280,
         )
         st.button("↻ Turn the seats 转座位", key="turn", on_click=_set_turn, args=(ledger, count, k + 1),
                   help="every hand moves one seat on, clockwise; the names stay")
