@@ -89,6 +89,7 @@ def test_sample_photo_is_read_by_the_model(ledger_path: Path, cached_reads: None
     assert_clean(at)
     assert "photo reading unavailable" not in texts(at.info)
     assert photo_shown(at), "the annotated photo is shown"
+    assert "Read in " in texts(at.caption) and "52 cards" in texts(at.caption)  # how long the read took
     for i, p in enumerate(SAMPLE["players"]):
         for r in ROWS:
             assert sorted(str(at.session_state[f"txt_{i}_{r}"]).split()) == sorted(p[r].split())
