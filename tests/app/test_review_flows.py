@@ -84,6 +84,22 @@ def test_turn_the_seats(ledger_path: Path, cached_reads: None, monkeypatch: pyte
     assert metrics(at) == EXPECTED
 
 
+@needs_model
+@pytest.mark.parametrize(("degrees", "nearest"), [(90, 1), (270, 3)])
+def test_a_photo_from_the_side(
+    ledger_path: Path, cached_reads: None, monkeypatch: pytest.MonkeyPatch, degrees: int, nearest: int
+) -> None:
+    """Turned a quarter (the photographer at South's or North's side): naming that seat nearest
+    the camera settles the upright sample's totals."""
+    monkeypatch.setattr(sample, "photo_bytes", lambda: rotated_sample(degrees))
+    at = start()
+    at.button(key="sample").click().run()
+    assert metrics(at) != EXPECTED
+    at.selectbox(key="nearest").set_value(nearest).run()
+    assert not at.exception
+    assert metrics(at) == EXPECTED
+
+
 def test_the_turn_matching_last_round_is_offered(
     ledger_path: Path, stand_in_model: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
