@@ -188,8 +188,8 @@ def test_sample_photo_in_a_real_browser(server: str, tmp_path: Path) -> None:
             )
             page.set_viewport_size({"width": 1280, "height": min(int(height) + 40, 6000)})
             quiet(page)
-            chip(page, "chip_1_middle_3_Ks").click()  # a card as read: the reader's next guesses
-            page.locator('[class*="st-key-alt_1_middle_3_"] button').first.wait_for(timeout=30_000)
+            chip(page, "chip_2_head_1_6c").click()  # West's 6♣ as read: 6♠ is the reader's next guess
+            page.locator('[class*="st-key-alt_2_head_1_"] button').first.wait_for(timeout=30_000)
             page.wait_for_timeout(800)
             page.screenshot(path=str(shot), full_page=True)
         finally:
