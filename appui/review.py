@@ -106,7 +106,7 @@ def render_seat(
             chosen = sel[2] if isinstance(sel, list) and sel[:2] == [i, row] else None
             typing = always_typing or bool(st.session_state.get(typing_key(i, row)))
             _render_row(i, row, seat.cards[row], findings, guesses[row], unseen, chosen, typing,
-                        not always_typing)
+                        not always_typing, not seat.empty)
         special = engine.special_of(seat.cards, rules) if seat.complete and offer_specials else None
         if special:
             st.checkbox(
@@ -127,13 +127,16 @@ def _render_row(
     chosen: int | None,
     typing: bool,
     toggle: bool,
+    slot: bool,
 ) -> None:
+    """One row: its label, a chip per card, an empty slot while it is short (at a seat that has
+    cards: an empty seat is waiting for its photo or its typing), and ⌨️."""
     with st.container(horizontal=True, gap=None, vertical_alignment="center", key=f"row_{i}_{row}"):
         st.markdown(f'<span class="ssc-row">{ROW_LABEL[row]}</span>', unsafe_allow_html=True)
         for k, card in enumerate(cards):
             guessed = guesses[k] if k < len(guesses) and isinstance(guesses[k], list) else []
             _chip(i, row, k, card, findings.marks.get((row, k), []), guessed, unseen, k == chosen)
-        if cards and len(cards) < ROW_SIZE[row]:
+        if slot and len(cards) < ROW_SIZE[row]:
             _slot(i, row, len(cards), unseen)
         if toggle:
             st.button("⌨️", key=f"edit_{i}_{row}", help="type or pick this row 输入", on_click=_toggle_typing,

@@ -144,8 +144,11 @@ def select(state: MutableMapping[str, Any], seat: int, row: str, k: int) -> None
 
 
 def row_cards(state: MutableMapping[str, Any], seat: int, row: str) -> list[str]:
-    """The row's cards as typed (tokens; a typo stays a token so nothing is silently lost)."""
-    return row_text(state, seat, row).split()
+    """The row's cards, canonical and in the order its chips show them; a row that does not parse
+    (a typo) as its tokens, so an edit never silently drops what was typed."""
+    text = row_text(state, seat, row)
+    parsed = engine.parse_row(text)
+    return parsed.cards if parsed.error is None else text.replace(",", " ").split()
 
 
 def rotate_seats(state: MutableMapping[str, Any], count: int, shift: int) -> None:
