@@ -1,8 +1,11 @@
-"""Step 2, photo: camera, upload or the bundled sample; read once, fill the seats, show the boxes.
+"""Step 1, photo: camera, upload or the bundled sample; read once, fill the seats, show the boxes.
 
-Reading happens in the widgets' callbacks, before the script draws anything, so the cards read and
-the seat count found can be written into the editors' state (Streamlit forbids setting a widget's
-value after it is drawn). Each photo is read once: a rerun (any edit) reuses the stored result.
+A photo shows the whole table (each seat it finds goes to the table seat the seat turn gives, see
+`appui.seats`) or one seat close up (it fills that seat alone, and the seat picker moves on to the
+next empty seat). Reading happens in the widgets' callbacks, before the script draws anything, so
+the cards read and the seat count found can be written into the editors' state (Streamlit forbids
+setting a widget's value after it is drawn); a status box names each stage while it runs. Each
+photo is read once: a rerun (any edit) reuses the stored result.
 """
 
 from __future__ import annotations
@@ -18,7 +21,6 @@ from appui.choices import guesses
 from appui.guard import guarded
 from appui.state import clear_cards, name_key, set_rows
 
-UPLOAD_TYPES = ["jpg", "jpeg", "png", "heic", "heif", "webp", "bmp", "tif", "tiff"]
 SCOPE_KEY = "photo_scope"
 SEAT_KEY = "photo_seat"
 
