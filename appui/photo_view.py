@@ -16,10 +16,10 @@ from typing import Any
 import streamlit as st
 
 from appui import photo, photo_pick, sample, seats
-from appui.cards import ROWS
+from appui.cards import ROW_LABEL, ROWS, pretty
 from appui.choices import guesses
 from appui.guard import guarded
-from appui.state import clear_cards, name_key, set_rows
+from appui.state import clear_cards, name_key, row_cards, set_rows
 
 SCOPE_KEY = "photo_scope"
 SEAT_KEY = "photo_seat"
@@ -261,7 +261,23 @@ def _show_result(result: photo.PhotoResult) -> None:
     size = (int(getattr(read, "width", 0) or width), int(getattr(read, "height", 0) or height))
     caption = "cards boxed by seat and row; red = doubtful" if result.annotated is not None else None
     photo_pick.show(shown, size, caption)
+    _picked()
     _orphans(result)
+
+
+def _picked() -> None:
+    """Which card the photo (or its chip) picked, and a link down to its seat: on a phone the
+    review is a long way below the photo."""
+    ss = st.session_state
+    sel = ss.get("selected")
+    if not (isinstance(sel, list) and len(sel) == 3 and sel[0] in ss.get("photo_seats", [])):
+        return
+    cards = row_cards(ss, sel[0], sel[1])
+    if not (isinstance(sel[2], int) and 0 <= sel[2] < len(cards)):
+        return
+    where = f"{seat_label(sel[0])}, {ROW_LABEL[sel[1]]}"
+    link = f"[tap it below ⬇](#seat-{sel[0]})"
+    st.caption(f"Picked {pretty(cards[sel[2]])} ({where}), framed on the photo: {link}")
 
 
 def _orphans(result: photo.PhotoResult) -> None:

@@ -11,6 +11,7 @@ inside the chip and on hover), never as a banner per finding.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from typing import Any
 
@@ -97,7 +98,8 @@ def render_seat(
     fouled = foul_rows(outcome, seat.name) if seat.complete else None
     status = "✅" if seat.complete and fouled is None else ("⚠️ 相公" if fouled is not None else "✏️")
     with st.container(border=True, key=f"seat_{i}"):
-        st.markdown(f"**{seat.name}** &nbsp; {status}")
+        st.markdown(f'<span id="seat-{i}"></span>**{html.escape(seat.name)}** &nbsp; {status}',
+                    unsafe_allow_html=True)  # the anchor the photo's "picked" line links to
         if findings.line:
             st.caption(f":orange[⚠️ {findings.line}]")
         guesses = _notes("guesses", i)

@@ -164,6 +164,7 @@ def test_sample_photo_in_a_real_browser(server: str, tmp_path: Path) -> None:
                 timeout=30_000,
             )
             assert selected(page, "chip_0_head_0_Qs")
+            assert page.get_by_text("Picked Q♠ (东 East, 头道 head)").count() == 1
             # A misread, as the reader might make it: North's 8♠ as 8♣ (typed through the row's editor).
             chip(page, "edit_3_head").click()  # ⌨️: the row's text field opens under it
             box = page.locator(".st-key-txt_3_head input").first

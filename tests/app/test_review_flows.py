@@ -160,6 +160,8 @@ def test_fix_a_misread_card_with_one_tap(ledger_path: Path, stand_in_model: Path
     assert not at.exception
     assert row(at, 3, "head") == ["8s", "5s", "4h"]
     assert metrics(at) == EXPECTED
+    # The fixed card is the one picked: framed on the photo, named under it with a link to its seat.
+    assert "Picked 8♠ (北 North, 头道 head)" in "\n".join(c.value for c in at.caption)
     assert at.session_state["pick_3_head"] == ["8s", "5s", "4h"]  # the typing editors agree
     at.button(key="edit_3_head").click().run()  # typing is one tap away, and shows the fix
     assert at.text_input(key="txt_3_head").value == "8s 5s 4h"
