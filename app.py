@@ -153,7 +153,7 @@ def review_seats(
 @guard.guarded
 def _new_round() -> None:
     state.clear_cards(st.session_state)
-    for k in ("photo_result", "photo_digest", "recorded"):
+    for k in ("photo_result", "photo_digest", "recorded", seats.OFFER_KEY):
         st.session_state.pop(k, None)
 
 
