@@ -14,7 +14,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from appui import engine, guard, ledger_view, photo_view, review, sidebar, state
+from appui import choices, engine, findings, guard, ledger_view, photo_view, review, seats, sidebar, state
 from appui.cards import ROWS
 from appui.render import render_settlement
 from appui.table import SeatInput, TableSettings, build_table, name_problems, read_seat
@@ -106,31 +106,54 @@ def main() -> None:
     )
     if mode == "photo":
         st.subheader("① 照片 Photo")
-        guard.call(photo_view.render)
-    seats = seats_from_state(settings)
-    table, outcome = settle_table(settings, seats)
+        guard.call(photo_view.render, settings.names)
+    seat_inputs = seats_from_state(settings)
+    table, outcome = settle_table(settings, seat_inputs)
     st.subheader("② 核对 Review the cards")
-    st.caption("Type cards like `Qh 10♠ td As` or pick them from the list; every change re-scores at once.")
-    rules = engine.ruleset(settings.preset, settings.options)
-    problems = st.session_state.get("problems", [])
-    shown = outcome or engine.Outcome("ok")
-    grid = st.columns(2, gap="small")  # two seats side by side on a wide screen; stacked on a phone
-    for i, seat in enumerate(seats):
-        notes = review.seat_problems(problems, i)
-        with grid[i % 2]:
-            guard.call(review.render_seat, i, seat, shown, rules, notes, settings.declare)
+    guard.call(review_seats, ledger, settings, seat_inputs, outcome, mode == "photo")
     st.button("🆕 New round 新一局 (clear the cards)", key="new_round", on_click=_new_round)
-    st.subheader("③ 结算 Settle")
-    guard.call(show_outcome, settings, seats, outcome)
+    st.subheader("③ 结算 Settle", anchor="settle")
+    guard.call(show_outcome, settings, seat_inputs, outcome)
     guard.call(ledger_view.render_record, ledger, table, outcome)
     st.subheader("④ 账本 Ledger")
     guard.call(ledger_view.render_ledger, ledger)
 
 
+def review_seats(
+    ledger: Ledger, settings: TableSettings, seat_inputs: list[SeatInput], outcome: engine.Outcome | None,
+    photo_mode: bool,
+) -> None:
+    """Step 2: the seat order (photo mode), then every seat in table order, two abreast on a wide
+    screen and one under the other, still in order, on a phone."""
+    review.style()
+    if photo_mode:
+        seats.render(ledger, settings.names)
+    rules = engine.ruleset(settings.preset, settings.options)
+    st.caption(
+        "Tap a card to replace it with the reader's next guesses or a card not seen elsewhere; "
+        "⌨️ types a row (`Qh 10♠ td As`). Every change re-scores at once. "
+        "[⬇ Totals and record 结算](#settle)"
+    )
+    problems = st.session_state.get("problems", [])
+    holders = findings.where_else(seat_inputs)
+    unseen = choices.unseen([c for s in seat_inputs for r in ROWS for c in s.cards[r]], rules)
+    shown = outcome or engine.Outcome("ok")
+    for first in range(0, len(seat_inputs), 2):
+        pair = st.columns(2, gap="small")
+        for col, i in zip(pair, range(first, min(first + 2, len(seat_inputs))), strict=False):
+            seat = seat_inputs[i]
+            found = findings.seat_findings(
+                seat, holders, review.seat_problems(problems, i), review.confidence(i), rules
+            )
+            with col:
+                guard.call(review.render_seat, i, seat, shown, rules, found, unseen, settings.declare,
+                           not photo_mode)
+
+
 @guard.guarded
 def _new_round() -> None:
     state.clear_cards(st.session_state)
-    for k in ("photo_result", "photo_digest", "recorded"):
+    for k in ("photo_result", "photo_digest", "recorded", seats.OFFER_KEY):
         st.session_state.pop(k, None)
 
 

@@ -36,25 +36,21 @@ def is_red(card: str) -> bool:
     return card == "BJ" or (len(card) == 2 and card[1] in RED_SUITS)
 
 
-def card_html(card: str, *, low_confidence: bool = False) -> str:
-    """One card as a small chip; red suits in red, unsure reads outlined in orange."""
+def card_html(card: str) -> str:
+    """One card as a small chip, red suits in red (a suggested arrangement, not an editor)."""
     color = "#c62828" if is_red(card) else "#111"
-    border = "2px dashed #ef6c00" if low_confidence else "1px solid #bbb"
-    title = ' title="low confidence: check this card"' if low_confidence else ""
     return (
-        f'<span class="ssc-card"{title} style="display:inline-block;min-width:1.9em;padding:1px 3px;'
-        f"margin:1px 2px;border:{border};border-radius:4px;background:#fff;color:{color};"
+        f'<span class="ssc-card" style="display:inline-block;min-width:1.9em;padding:1px 3px;'
+        f"margin:1px 2px;border:1px solid #bbb;border-radius:4px;background:#fff;color:{color};"
         f'font-weight:600;text-align:center;font-family:sans-serif">{html.escape(pretty(card))}</span>'
     )
 
 
-def row_html(cards: Iterable[str], low: Iterable[bool] | None = None) -> str:
+def row_html(cards: Iterable[str]) -> str:
     cards = list(cards)
-    flags = list(low) if low is not None else [False] * len(cards)
-    flags += [False] * (len(cards) - len(flags))
     if not cards:
         return '<span style="color:#888">(empty)</span>'
-    return "".join(card_html(c, low_confidence=f) for c, f in zip(cards, flags, strict=False))
+    return "".join(card_html(c) for c in cards)
 
 
 def as_text(cards: Iterable[str]) -> str:

@@ -178,3 +178,14 @@ def ruleset(preset: str, overrides: dict[str, Any]) -> Any:
         return mod.preset(preset, **overrides)
     except Exception:  # noqa: BLE001
         return None
+
+
+def copies_allowed(card: str, rules: Any) -> int:
+    """How often this card may lie on one table under these rules (the engine's deck); without
+    rules (no engine) the plain 52-card deck: once, and no jokers."""
+    try:
+        mod = _scoring()
+        [parsed] = mod.parse_cards(card)
+        return int(rules.copies_allowed(parsed)) if rules is not None else int(not parsed.is_joker)
+    except Exception:  # noqa: BLE001 - a card the engine cannot parse is not offered
+        return 0

@@ -8,6 +8,8 @@ runs in manual mode while the reader (or its model) is missing: "photo reading u
 from __future__ import annotations
 
 import importlib
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +32,16 @@ class PhotoResult:
     read: Any = None  # vision.types.TableRead
     error: str | None = None
     notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0  # how long the read took, decoding to drawing
+    seat: int | None = None  # a close-up of this one table seat; None: the whole table
+
+
+#: The reading stages, in order, as the page names them while it waits.
+STAGES = ("Opening the photo 打开照片", "Finding and reading the cards 识牌", "Drawing the boxes 标注")
+
+
+def _no_progress(stage: str) -> None:
+    """The default progress report: none (the command line and tests need no spinner)."""
 
 
 def _bgr_to_rgb(img: np.ndarray) -> np.ndarray:
@@ -77,8 +89,18 @@ def unavailable_reason() -> str | None:
     return None
 
 
-def read(data: bytes, seats: int | None = None) -> PhotoResult:
-    """Decode, read and annotate one photo. Never raises."""
+def read(
+    data: bytes, seats: int | None = None, progress: Callable[[str], None] = _no_progress
+) -> PhotoResult:
+    """Decode, read and annotate one photo, naming each stage to `progress`. Never raises."""
+    start = time.perf_counter()
+    result = _read(data, seats, progress)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _read(data: bytes, seats: int | None, progress: Callable[[str], None]) -> PhotoResult:
+    progress(STAGES[0])
     image, err = decode(data)
     if err:
         return PhotoResult(error=err)
@@ -87,6 +109,7 @@ def read(data: bytes, seats: int | None = None) -> PhotoResult:
     if reason:
         result.error = f"photo reading unavailable: {reason}. Type the cards below instead (manual mode)."
         return result
+    progress(STAGES[1])
     try:
         vision = importlib.import_module("vision")
         table_read = vision.read(data, seats=seats)
@@ -99,6 +122,7 @@ def read(data: bytes, seats: int | None = None) -> PhotoResult:
             "No cards were found in this photo. Lay each hand face up in three rows (3, 5, 5 cards), "
             "photograph the whole table from above in good light, and try again."
         )
+    progress(STAGES[2])
     result.annotated = annotate(data, table_read)
     return result
 
@@ -108,7 +132,7 @@ def annotate(data: bytes, table_read: Any) -> np.ndarray | None:
     try:
         imageio = importlib.import_module("vision.imageio")
         draw = importlib.import_module("vision.draw")
-        photo = imageio.open_photo(data)
+        photo = imageio.open_photo(data, long_side=DISPLAY_LONG_SIDE)  # boxes scale to it
         fn = getattr(draw, "draw_table", None) or getattr(draw, "draw_read", None) or draw.draw
         out = fn(photo.image, table_read)
     except Exception:  # noqa: BLE001 - the cards are still listed below the photo

@@ -1,8 +1,11 @@
-"""Step 2, photo: camera, upload or the bundled sample; read once, fill the seats, show the boxes.
+"""Step 1, photo: camera, upload or the bundled sample; read once, fill the seats, show the boxes.
 
-Reading happens in the widgets' callbacks, before the script draws anything, so the cards read and
-the seat count found can be written into the editors' state (Streamlit forbids setting a widget's
-value after it is drawn). Each photo is read once: a rerun (any edit) reuses the stored result.
+A photo shows the whole table (each seat it finds goes to the table seat the seat turn gives, see
+`appui.seats`) or one seat close up (it fills that seat alone, and the seat picker moves on to the
+next empty seat). Reading happens in the widgets' callbacks, before the script draws anything, so
+the cards read and the seat count found can be written into the editors' state (Streamlit forbids
+setting a widget's value after it is drawn); a status box names each stage while it runs. Each
+photo is read once: a rerun (any edit) reuses the stored result.
 """
 
 from __future__ import annotations
@@ -12,30 +15,89 @@ from typing import Any
 
 import streamlit as st
 
-from appui import photo, sample
-from appui.cards import ROWS
+from appui import photo, photo_pick, sample, seats
+from appui.cards import ROW_LABEL, ROWS, pretty
+from appui.choices import guesses
 from appui.guard import guarded
-from appui.state import clear_cards, name_key, set_rows
+from appui.state import clear_cards, name_key, row_cards, set_rows
 
-UPLOAD_TYPES = ["jpg", "jpeg", "png", "heic", "heif", "webp", "bmp", "tif", "tiff"]
+SCOPE_KEY = "photo_scope"
+SEAT_KEY = "photo_seat"
+
+
+def _notes(cards: list[Any]) -> tuple[list[float], list[list[Any]], list[list[float] | None]]:
+    """A row's per-card notes: confidence, the reader's next guesses, the card's box (one box
+    round both corner indices when both were found)."""
+    conf = [float(c.confidence) for c in cards]
+    guessed = [[[g, p] for g, p in guesses(c.card, getattr(c, "scores", None))] for c in cards]
+    boxes = [_union(getattr(c, "boxes", None) or []) for c in cards]
+    return conf, guessed, boxes
+
+
+def _union(boxes: list[Any]) -> list[float] | None:
+    if not boxes:
+        return None
+    corners = list(zip(*boxes, strict=True))
+    return [min(corners[0]), min(corners[1]), max(corners[2]), max(corners[3])]
+
+
+def _fill_seat(table_seat: int, seat_read: Any) -> None:
+    """One read seat into one table seat: its rows and the photo's notes on every card."""
+    ss = st.session_state
+    rows = seat_read.rows()
+    set_rows(ss, table_seat, {r: [c.card for c in rows[r]] for r in ROWS})
+    for r in ROWS:
+        conf, guessed, boxes = _notes(rows[r])
+        for key, value in (("confidence", conf), ("guesses", guessed), ("boxes", boxes)):
+            ss.setdefault(key, {})[f"{table_seat}:{r}"] = value
+
+
+def _problems(read: Any, where: dict[int, int]) -> list[dict]:
+    """The reader's problems, their photo seat replaced by the table seat it was put at."""
+    out = []
+    for p in getattr(read, "problems", []):
+        d = p.to_json()
+        if isinstance(d.get("seat"), int):
+            if d["seat"] not in where:
+                continue
+            d["seat"] = where[d["seat"]]
+        out.append(d)
+    return out
 
 
 def _apply_read(result: photo.PhotoResult) -> None:
-    """Fill the editors from a successful read: cards, low-confidence marks, per-seat problems."""
+    """Fill the editors from a whole-table read: each photo seat at the table seat the turn gives."""
     read = result.read
-    seats = list(getattr(read, "seats", []))
-    if not seats:
+    found = list(getattr(read, "seats", []))[:5]
+    if not found:
         return
     clear_cards(st.session_state)
-    conf: dict[str, list[float]] = {}
-    for i, s in enumerate(seats[:5]):
-        rows = s.rows()
-        set_rows(st.session_state, i, {r: [c.card for c in rows[r]] for r in ROWS})
-        for r in ROWS:
-            conf[f"{i}:{r}"] = [float(c.confidence) for c in rows[r]]
-    st.session_state["confidence"] = conf
-    st.session_state["problems"] = [p.to_json() for p in getattr(read, "problems", [])]
-    _set_seat_count(len(seats), result)
+    _set_seat_count(len(found), result)
+    count = max(int(st.session_state.get("seat_count") or len(found)), len(found))
+    k = seats.turn(st.session_state, count)
+    where = {j: seats.table_seat(j, k, count) for j in range(len(found))}
+    for j, s in enumerate(found):
+        _fill_seat(where[j], s)
+    st.session_state["problems"] = _problems(read, where)
+    st.session_state["photo_seats"] = sorted(where.values())
+    seats.note_read(st.session_state, [float(s.orientation_deg) for s in found], count)
+
+
+def _apply_seat_read(result: photo.PhotoResult, target: int) -> None:
+    """A close-up of one seat: it fills that seat only; the other seats keep what they have."""
+    found = list(getattr(result.read, "seats", []))
+    if not found:
+        return
+    if len(found) > 1:
+        result.notes.append(
+            f"This photo shows {len(found)} hands; the one with most cards went to "
+            f"{seat_label(target)}. Photograph one seat's three rows at a time."
+        )
+    best = max(found, key=lambda s: len(s.cards))
+    _fill_seat(target, best)
+    others = [p for p in st.session_state.get("problems", []) if p.get("seat") != target]
+    st.session_state["problems"] = others + _problems(result.read, {best.seat: target})
+    st.session_state["photo_seats"] = [target]
 
 
 def _set_seat_count(n: int, result: photo.PhotoResult) -> None:
@@ -75,15 +137,30 @@ def _apply_sample_truth(result: photo.PhotoResult) -> None:
     )
 
 
-def load(data: bytes, *, is_sample: bool = False) -> None:
-    """Read one photo (callback context) and store the result for the page."""
-    digest = hashlib.sha256(data).hexdigest()[:16]
+def _read_with_progress(data: bytes, seats_hint: int | None) -> photo.PhotoResult:
+    """The read, with a status box naming each stage while it runs and the time it took after."""
+    with st.status(photo.STAGES[0], expanded=False) as status:
+        result = photo.read(data, seats=seats_hint, progress=lambda stage: status.update(label=stage))
+        status.update(label=f"Read in {result.seconds:.1f} s", state="error" if result.error else "complete")
+    return result
+
+
+def load(data: bytes, *, is_sample: bool = False, seat: int | None = None) -> None:
+    """Read one photo (callback context) and store the result for the page.
+
+    `seat`: the photo is a close-up of that table seat, which it fills alone."""
+    digest = hashlib.sha256(data).hexdigest()[:16] + ("" if seat is None else f"@{seat}")
     if st.session_state.get("photo_digest") == digest and st.session_state.get("photo_result") is not None:
         return
-    result = photo.read(data, seats=None)
+    result = _read_with_progress(data, None if seat is None else 1)
+    result.seat = seat
     if result.read is not None and not result.error:
-        _apply_read(result)
-    elif result.read is not None:
+        if seat is None:
+            _apply_read(result)
+        else:
+            _apply_seat_read(result, seat)
+            _next_seat(seat)
+    elif result.read is not None and seat is None:
         st.session_state["problems"] = [p.to_json() for p in getattr(result.read, "problems", [])]
     elif is_sample and result.image is not None:
         _apply_sample_truth(result)
@@ -91,8 +168,19 @@ def load(data: bytes, *, is_sample: bool = False) -> None:
     st.session_state["photo_result"] = result
 
 
+def _next_seat(done: int) -> None:
+    """After a seat's photo, the seat picker moves to the next seat still empty (if any)."""
+    ss = st.session_state
+    count = int(ss.get("seat_count") or 0)
+    for step in range(1, count):
+        i = (done + step) % count
+        if not any(str(ss.get(f"txt_{i}_{r}", "")).strip() for r in ROWS):
+            ss[SEAT_KEY] = i
+            return
+
+
 @guarded
-def _on_upload(key: str) -> None:
+def _on_upload(key: str, per_seat: bool = False) -> None:
     f = st.session_state.get(key)
     if f is None:
         return
@@ -101,7 +189,7 @@ def _on_upload(key: str) -> None:
     except Exception as exc:  # noqa: BLE001
         st.session_state["photo_result"] = photo.PhotoResult(error=f"The upload could not be read ({exc}).")
         return
-    load(data)
+    load(data, seat=int(st.session_state.get(SEAT_KEY, 0)) if per_seat else None)
 
 
 @guarded
@@ -113,40 +201,83 @@ def _on_sample() -> None:
         )
         st.session_state.pop("photo_digest", None)
         return
+    st.session_state[SCOPE_KEY] = "table"
     load(data, is_sample=True)
 
 
-def render() -> None:
-    """The photo inputs and, once a photo is in, the photo with its boxes and the reader's notes."""
+def render(names: list[str]) -> None:
+    """The photo inputs and, once a photo is in, the tappable photo and the reader's notes."""
     st.button("🃏 Try the sample photo 试试示例照片", key="sample", on_click=_on_sample, type="secondary")
+    scope = st.radio(
+        "What does the photo show? 照片内容",
+        ["table", "seat"],
+        format_func={"table": "the whole table 整桌", "seat": "one seat, close up 一家"}.get,
+        horizontal=True,
+        key=SCOPE_KEY,
+    )
+    per_seat = scope == "seat"
+    if per_seat:
+        if not isinstance(st.session_state.get(SEAT_KEY), int) or st.session_state[SEAT_KEY] >= len(names):
+            st.session_state[SEAT_KEY] = 0
+        st.selectbox("This photo is of 这是谁的牌", list(range(len(names))), format_func=names.__getitem__,
+                     key=SEAT_KEY)
+    suffix = "_seat" if per_seat else ""
     tab_up, tab_cam = st.tabs(["📁 Upload 上传", "📷 Camera 拍照"])
     with tab_up:
         st.file_uploader(
-            "Photo of the table, every hand face up in three rows",
+            "Photo of one seat's 3 rows" if per_seat else "Photo of the table, every hand face up in 3 rows",
             type=None,  # checked by the reader, so a wrong file gets our message, not a silent refusal
-            key="upload",
+            key="upload" + suffix,
             on_change=_on_upload,
-            args=("upload",),
+            args=("upload" + suffix, per_seat),
         )
     with tab_cam:
         st.camera_input(
-            "Photograph the whole table from above",
-            key="camera",
-            on_change=_on_upload, args=("camera",),
+            "Photograph the seat's rows from above" if per_seat else "Photograph the whole table from above",
+            key="camera" + suffix,
+            on_change=_on_upload,
+            args=("camera" + suffix, per_seat),
         )
     result: photo.PhotoResult | None = st.session_state.get("photo_result")
-    if result is None:
-        return
+    if result is not None:
+        _show_result(result)
+
+
+def _show_result(result: photo.PhotoResult) -> None:
     if result.error:
         (st.info if result.image is not None and "unavailable" in result.error else st.error)(result.error)
     for note in result.notes:
         st.info(note)
     shown = result.annotated if result.annotated is not None else result.image
-    if shown is not None:
-        boxed = result.annotated is not None
-        caption = "cards boxed by seat and row; dashed = low confidence" if boxed else None
-        st.image(shown, caption=caption, width=720)
+    if shown is None:
+        return
+    read = result.read
+    found = sum(len(s.cards) for s in getattr(read, "seats", []))
+    whose = "" if result.seat is None else f" of {seat_label(result.seat)}"
+    if read is not None:
+        tip = "tap a card on the photo to check it"
+        st.caption(f"Read in {result.seconds:.1f} s, {found} cards{whose}: {tip}.")
+    height, width = shown.shape[:2]
+    size = (int(getattr(read, "width", 0) or width), int(getattr(read, "height", 0) or height))
+    caption = "cards boxed by seat and row; red = doubtful" if result.annotated is not None else None
+    photo_pick.show(shown, size, caption)
+    _picked()
     _orphans(result)
+
+
+def _picked() -> None:
+    """Which card the photo (or its chip) picked, and a link down to its seat: on a phone the
+    review is a long way below the photo."""
+    ss = st.session_state
+    sel = ss.get("selected")
+    if not (isinstance(sel, list) and len(sel) == 3 and sel[0] in ss.get("photo_seats", [])):
+        return
+    cards = row_cards(ss, sel[0], sel[1])
+    if not (isinstance(sel[2], int) and 0 <= sel[2] < len(cards)):
+        return
+    where = f"{seat_label(sel[0])}, {ROW_LABEL[sel[1]]}"
+    link = f"[tap it below ⬇](#seat-{sel[0]})"
+    st.caption(f"Picked {pretty(cards[sel[2]])} ({where}), framed on the photo: {link}")
 
 
 def _orphans(result: photo.PhotoResult) -> None:

@@ -1,22 +1,43 @@
-"""Step 3, review: each seat's head / middle / tail as editable cards, with what is wrong at that seat.
+"""Step 3, review: each seat's head / middle / tail as a line of card chips, with what is wrong there.
 
-A row shows its cards as coloured chips (low-confidence reads outlined), a text field that accepts
-anything the engine parses (`Qh`, `10♠`, `td`) and a picker. Reader problems, typing errors, wrong
-row lengths and 相公 are all shown at the seat they concern, where the player will look for them.
+Each chip is the card's editor: tapping it offers the reader's next guesses for that card and the
+deck's unseen cards, a tap on one replaces it (the table re-scores at once), and "remove" takes out
+a card that is not there. A row short of cards ends in an empty slot offering the unseen cards.
+Typing stays one tap away (⌨️: a text field that accepts anything the engine parses, and a picker;
+always shown when the cards are entered by hand).
+What is wrong is said once per seat, in one line, and on the cards concerned (outlined, the reason
+inside the chip and on hover), never as a banner per finding.
 """
 
 from __future__ import annotations
 
+import html
+from collections.abc import Sequence
 from typing import Any
 
 import streamlit as st
 
 from appui import engine
-from appui.cards import PICKER_OPTIONS, ROW_LABEL, ROW_SIZE, ROWS, pretty, row_html
-from appui.state import declare_key, on_pick, on_text, pick_key, set_rows, txt_key
+from appui.cards import PICKER_OPTIONS, ROW_LABEL, ROW_SIZE, ROWS, is_red, pretty, row_html
+from appui.choices import offers
+from appui.findings import SeatFindings
+from appui.state import (
+    declare_key,
+    on_pick,
+    on_text,
+    pick_key,
+    remove_card,
+    select,
+    set_card,
+    set_rows,
+    txt_key,
+)
 from appui.table import SeatInput
 
-LOW_CONFIDENCE = 0.6
+#: Unseen cards a chip offers beyond the reader's guesses: all of them while there are few, else
+#: the ones sharing the card's rank or suit (a misread usually gets one of the two right).
+FEW_UNSEEN = 13
+SELECTED_STYLE = "box-shadow: 0 0 0 3px #ff00c8; border-color: #ff00c8;"  # the photo frames it alike
 
 
 def foul_rows(outcome: engine.Outcome, name: str) -> list[str] | None:
@@ -51,9 +72,16 @@ def suggestion(outcome: engine.Outcome, seat: SeatInput, rules: Any) -> dict[str
     return None
 
 
-def _confidence(seat: int, row: str) -> list[float]:
-    conf = st.session_state.get("confidence", {})
-    return list(conf.get(f"{seat}:{row}", [])) if isinstance(conf, dict) else []
+def _notes(key: str, seat: int) -> dict[str, list[Any]]:
+    """The photo's notes (confidence, guesses, boxes) for one seat's rows."""
+    notes = st.session_state.get(key, {})
+    if not isinstance(notes, dict):
+        return {}
+    return {r: list(notes.get(f"{seat}:{r}") or []) for r in ROWS}
+
+
+def confidence(seat: int) -> dict[str, list[float]]:
+    return _notes("confidence", seat)
 
 
 def render_seat(
@@ -61,19 +89,26 @@ def render_seat(
     seat: SeatInput,
     outcome: engine.Outcome,
     rules: Any,
-    problems: list[dict],
+    findings: SeatFindings,
+    unseen: Sequence[str],
     offer_specials: bool = True,
+    always_typing: bool = False,
 ) -> None:
-    """One seat's editors and notes: reader problems, typing errors, 相公, a special to declare."""
+    """One seat: its name and state, one line of what is wrong, a line of chips per row, 相公, 报到."""
     fouled = foul_rows(outcome, seat.name) if seat.complete else None
     status = "✅" if seat.complete and fouled is None else ("⚠️ 相公" if fouled is not None else "✏️")
-    with st.container(border=True):
-        st.markdown(f"**{seat.name}** &nbsp; {status}")
-        for p in problems:
-            st.warning(f"📷 {p.get('message', p.get('kind', 'problem'))}", icon=None)
-        notes = seat.row_notes() if not seat.empty else {}
+    with st.container(border=True, key=f"seat_{i}"):
+        st.markdown(f'<span id="seat-{i}"></span>**{html.escape(seat.name)}** &nbsp; {status}',
+                    unsafe_allow_html=True)  # the anchor the photo's "picked" line links to
+        if findings.line:
+            st.caption(f":orange[⚠️ {findings.line}]")
+        guesses = _notes("guesses", i)
+        sel = st.session_state.get("selected")
         for row in ROWS:
-            _render_row(i, row, seat.cards[row], notes.get(row))
+            chosen = sel[2] if isinstance(sel, list) and sel[:2] == [i, row] else None
+            typing = always_typing or bool(st.session_state.get(typing_key(i, row)))
+            _render_row(i, row, seat.cards[row], findings, guesses[row], unseen, chosen, typing,
+                        not always_typing, not seat.empty)
         special = engine.special_of(seat.cards, rules) if seat.complete and offer_specials else None
         if special:
             st.checkbox(
@@ -84,25 +119,126 @@ def render_seat(
             _render_foul(i, seat, fouled, outcome, rules)
 
 
-def _render_row(i: int, row: str, cards: list[str], note: str | None) -> None:
-    conf = _confidence(i, row)
-    low = [c < LOW_CONFIDENCE for c in conf] if len(conf) == len(cards) else None
-    chips, text, pick_col = st.columns([2.55, 1.6, 0.95], vertical_alignment="bottom", gap="small")
-    chips.markdown(
-        f'<div style="font-size:0.8em;color:#555">{ROW_LABEL[row]} · {ROW_SIZE[row]}</div>'
-        f'<div style="white-space:nowrap;padding-bottom:4px">{row_html(cards, low)}</div>',
-        unsafe_allow_html=True,
-    )
-    pick = pick_col.popover("选", help="pick the cards from a list 选牌")
-    text.text_input(
+def _render_row(
+    i: int,
+    row: str,
+    cards: list[str],
+    findings: SeatFindings,
+    guesses: list[Any],
+    unseen: Sequence[str],
+    chosen: int | None,
+    typing: bool,
+    toggle: bool,
+    slot: bool,
+) -> None:
+    """One row: its label, a chip per card, an empty slot while it is short (at a seat that has
+    cards: an empty seat is waiting for its photo or its typing), and ⌨️."""
+    with st.container(horizontal=True, gap=None, vertical_alignment="center", key=f"row_{i}_{row}"):
+        st.markdown(f'<span class="ssc-row">{ROW_LABEL[row]}</span>', unsafe_allow_html=True)
+        for k, card in enumerate(cards):
+            guessed = guesses[k] if k < len(guesses) and isinstance(guesses[k], list) else []
+            _chip(i, row, k, card, findings.marks.get((row, k), []), guessed, unseen, k == chosen)
+        if slot and len(cards) < ROW_SIZE[row]:
+            _slot(i, row, len(cards), unseen)
+        if toggle:
+            st.button("⌨️", key=f"edit_{i}_{row}", help="type or pick this row 输入", on_click=_toggle_typing,
+                      args=(i, row), type="primary" if typing else "secondary")
+    if typing:
+        _editor(i, row)
+
+
+def chip_key(i: int, row: str, k: int, card: str, flagged: bool) -> str:
+    """The chip's key names its place and card (a replaced card is a fresh, closed chip) and, for
+    the page's outline style, whether it is flagged."""
+    return f"chip_{i}_{row}_{k}_{card}" + ("_flag" if flagged else "")
+
+
+def _label(card: str) -> str:
+    text = pretty(card)
+    return f":red[{text}]" if is_red(card) else text
+
+
+def _chip(
+    i: int,
+    row: str,
+    k: int,
+    card: str,
+    reasons: list[str],
+    guessed: list[Any],
+    unseen: Sequence[str],
+    chosen: bool,
+) -> None:
+    if chosen:  # marked by style, not by the popover's own arguments: changing those would close it
+        key = chip_key(i, row, k, card, bool(reasons))
+        st.html(f"<style>.st-key-{key} button {{ {SELECTED_STYLE} }}</style>")
+    free = [c for c in unseen if len(unseen) <= FEW_UNSEEN or _akin(c, card)]
+    options = offers(card, [(str(g[0]), float(g[1])) for g in guessed], free)
+    odds = {str(g[0]): float(g[1]) for g in guessed}
+    with st.popover(
+        _label(card),
+        key=chip_key(i, row, k, card, bool(reasons)),
+        help="; ".join(reasons) or None,
+        on_change=select,
+        args=(st.session_state, i, row, k),
+    ):
+        for reason in reasons:
+            st.caption(f":orange[{reason}]")
+        if options:
+            st.caption(f"{pretty(card)} is really 其实是:")
+        with st.container(horizontal=True, gap="small"):
+            for c in options:
+                st.button(
+                    _label(c) + (f" · {_percent(odds[c])}" if c in odds else ""),
+                    key=f"alt_{i}_{row}_{k}_{c}",
+                    on_click=set_card,
+                    args=(st.session_state, i, row, k, c),
+                )
+        st.button("✕ not there 去掉", key=f"del_{i}_{row}_{k}", on_click=remove_card,
+                  args=(st.session_state, i, row, k), type="tertiary")
+
+
+def _percent(p: float) -> str:
+    return f"{p:.0%}" if p >= 0.01 else "<1%"
+
+
+def _akin(a: str, b: str) -> bool:
+    return len(a) == 2 and len(b) == 2 and (a[0] == b[0] or a[1] == b[1])
+
+
+def _slot(i: int, row: str, k: int, unseen: Sequence[str]) -> None:
+    """The row's first missing card: an empty chip offering every unseen card."""
+    with st.popover("＋", key=f"slot_{i}_{row}_{k}", help=f"{ROW_LABEL[row]} needs {ROW_SIZE[row]} cards"):
+        if unseen:
+            st.caption("The missing card 缺的牌 (not seen elsewhere on the table):")
+        else:
+            st.caption("Every card of the deck is on the table: type the row (⌨️) to fix it.")
+        with st.container(horizontal=True, gap="small"):
+            for c in unseen:
+                st.button(_label(c), key=f"add_{i}_{row}_{c}", on_click=set_card,
+                          args=(st.session_state, i, row, k, c))
+
+
+def typing_key(i: int, row: str) -> str:
+    return f"typing_{i}_{row}"
+
+
+def _toggle_typing(i: int, row: str) -> None:
+    st.session_state[typing_key(i, row)] = not st.session_state.get(typing_key(i, row), False)
+
+
+def _editor(i: int, row: str) -> None:
+    """Typing, one tap away: the row's text field and its picker, drawn under the row while open.
+
+    Not inside a popover: Streamlit does not pass a value set by a callback (a chip's tap) to a
+    widget in a closed popover, which would then send its old value back on the next run."""
+    st.text_input(
         f"{ROW_LABEL[row]} cards",
         key=txt_key(i, row),
         placeholder="e.g. Qh 10♠ Td" if row == "head" else "e.g. As Ks Qs Js 10s",
-        label_visibility="collapsed",
         on_change=on_text,
         args=(st.session_state, i, row),
     )
-    pick.multiselect(
+    st.multiselect(
         f"{ROW_LABEL[row]}: pick {ROW_SIZE[row]} cards 选牌",
         PICKER_OPTIONS,
         key=pick_key(i, row),
@@ -111,14 +247,9 @@ def _render_row(i: int, row: str, cards: list[str], note: str | None) -> None:
         # can take one out (Streamlit refuses a widget holding more than its max_selections).
         max_selections=max(ROW_SIZE[row], len(st.session_state.get(pick_key(i, row)) or [])),
         placeholder="pick cards 选牌",
-        label_visibility="visible",
         on_change=on_pick,
         args=(st.session_state, i, row),
     )
-    if note:
-        st.caption(f":orange[{ROW_LABEL[row]}: {note}]")
-    if low and any(low):
-        st.caption(":orange[dashed cards were read with low confidence: check them against the photo]")
 
 
 def _render_foul(i: int, seat: SeatInput, rows: list[str], outcome: engine.Outcome, rules: Any) -> None:
@@ -141,3 +272,22 @@ def _render_foul(i: int, seat: SeatInput, rows: list[str], outcome: engine.Outco
 
 def seat_problems(problems: list[dict], i: int) -> list[dict]:
     return [p for p in problems if p.get("seat") == i]
+
+
+#: Compact chips: a row of five cards fits one line of a 390 px phone. Flagged chips are outlined.
+STYLE = """<style>
+[class*="st-key-row_"] { flex-wrap: nowrap; gap: 0.25rem; overflow-x: auto; }
+[class*="st-key-row_"] button { padding: 0.1rem 0.3rem; min-height: 2.1rem; min-width: 2.2rem;
+  width: auto; justify-content: center; font-weight: 600; }
+[class*="st-key-row_"] button > div { gap: 0; }
+@media (max-width: 640px) { [class*="st-key-seat_"] { padding: 0.6rem 0.5rem; } }
+[class*="st-key-row_"] button p { font-size: 1rem; }
+[class*="st-key-row_"] [data-testid="stIconMaterial"] { display: none; }
+[class*="st-key-row_"] > [data-testid="stElementContainer"] { flex-shrink: 0; }
+.ssc-row { display: inline-block; width: 3.1em; font-size: 0.72em; line-height: 1.1; color: #555; }
+[class*="st-key-chip_"][class*="_flag"] button { outline: 2px dashed #ef6c00; outline-offset: 1px; }
+</style>"""
+
+
+def style() -> None:
+    st.html(STYLE)

@@ -105,7 +105,7 @@ def render(ledger: Ledger) -> TableSettings:
         on_change=_save,
         args=(ledger,),
     )
-    sb.caption("座位名 Seat names (clockwise from the bottom of the photo; kept between rounds)")
+    sb.caption("座位名 Seat names (clockwise round the table; kept between rounds)")
     names = []
     for i in range(count):
         names.append(sb.text_input(f"Seat {i + 1}", key=name_key(i), on_change=_save, args=(ledger,)).strip())

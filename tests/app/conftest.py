@@ -1,7 +1,10 @@
-"""Shared fixtures: every app test gets its own ledger file through SHISANSHUI_LEDGER."""
+"""Shared fixtures: every app test gets its own ledger file through SHISANSHUI_LEDGER; reads of the
+same photo by the real model are made once per session (`cached_reads`)."""
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import json
 from pathlib import Path
 
@@ -16,3 +19,24 @@ def ledger_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "ledger.sqlite3"
     monkeypatch.setenv("SHISANSHUI_LEDGER", str(path))
     return path
+
+
+_READS: dict[tuple[str, tuple], object] = {}
+
+
+@pytest.fixture
+def cached_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`vision.read` once per photo per test session (the model takes seconds on a CPU); each call
+    gets its own copy, so a test that edits a read does not change the next test's."""
+    import vision
+
+    real = vision.read
+
+    def read(image: object, **kwargs: object) -> object:
+        digest = hashlib.sha256(image).hexdigest() if isinstance(image, bytes) else str(id(image))
+        key = (digest, tuple(sorted(kwargs.items())))
+        if key not in _READS:
+            _READS[key] = real(image, **kwargs)
+        return copy.deepcopy(_READS[key])
+
+    monkeypatch.setattr(vision, "read", read)

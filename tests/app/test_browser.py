@@ -1,6 +1,7 @@
 """One real-browser run: Debian's headless Chromium (via Playwright, no browser download) opens the
-app served by `streamlit run`, tries the sample photo, reviews every row against what the photo
-really shows (correcting any misread by typing), and must see the sample's totals.
+app served by `streamlit run` and plays the review as a player would: the sample photo, a card
+picked by tapping the photo, a misread fixed by tapping its chip, the totals; and the same on a
+390 px wide phone, where the seats must come in table order.
 
     pytest -m browser tests/app/test_browser.py            # screenshot in pytest's tmp dir
     SHISANSHUI_SCREENSHOT=docs/screenshot.png pytest -m browser tests/app/test_browser.py
@@ -17,10 +18,11 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.app.conftest import ROOT, SAMPLE
+from tests.app.conftest import ROOT
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -83,50 +85,112 @@ def server(tmp_path: Path) -> Iterator[str]:
         log.close()
 
 
+def launch(p: Any, width: int) -> tuple[Any, Any]:
+    browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    return browser, page
+
+
+def take_the_sample(page: Any, server: str) -> None:
+    page.goto(server, wait_until="domcontentloaded")
+    page.get_by_role("button", name="Try the sample photo").click(timeout=60_000)
+    page.get_by_text("Totals").first.wait_for(timeout=90_000)
+    quiet(page)
+
+
+def quiet(page: Any) -> None:
+    """Wait until the page has finished its rerun (Streamlit marks what it is redrawing stale)."""
+    page.wait_for_timeout(300)
+    page.wait_for_function("() => !document.querySelector('[data-stale=\"true\"]')", timeout=60_000)
+    page.wait_for_timeout(300)
+
+
+def totals(page: Any) -> dict[str, str]:
+    metrics = page.locator('[data-testid="stMetric"]')
+    metrics.first.wait_for(timeout=60_000)
+    seen: dict[str, str] = {}
+    for m in metrics.all():
+        label = m.locator('[data-testid="stMetricLabel"]').inner_text().strip()
+        value = m.locator('[data-testid="stMetricValue"]').inner_text().strip()
+        seen.setdefault(label, value)
+    return {k: seen.get(k, "") for k in EXPECTED}
+
+
+def settled(page: Any) -> dict[str, str]:
+    """The totals once the page has re-scored (a rerun is in flight for a moment after a tap)."""
+    quiet(page)
+    return totals(page)
+
+
+def chip(page: Any, prefix: str) -> Any:
+    return page.locator(f'[class*="st-key-{prefix}"] button:visible').first
+
+
+def selected(page: Any, key_prefix: str) -> bool:
+    """The chip is drawn as the selected card (the photo's frame colour round it)."""
+    shadow = chip(page, key_prefix).evaluate("b => getComputedStyle(b).boxShadow")
+    return "255, 0, 200" in shadow
+
+
+def tap_photo(page: Any, x: float, y: float) -> None:
+    """Tap the photo at (x, y) in the sample's own pixels (1600 x 1200)."""
+    frame = page.frame_locator('iframe[title*="streamlit_image_coordinates"]')
+    img = frame.locator("img").first
+    img.wait_for(timeout=30_000)
+    box = img.bounding_box()
+    img.click(position={"x": x * box["width"] / 1600, "y": y * box["height"] / 1200})
+
+
+#: East's head, first card (Q♠): the sample seats the upright hand at the bottom centre, and the
+#: index of a card is its top-left corner (tests/app/make_sample.py).
+EAST_HEAD_FIRST = (714.0, 794.0)
+
+
 def test_sample_photo_in_a_real_browser(server: str, tmp_path: Path) -> None:
+    """The sample read, a card checked by tapping the photo, a misread fixed with two taps on its
+    chip, the totals checked; the screenshot shows a chip's alternatives open."""
     playwright = pytest.importorskip("playwright.sync_api")
     shot = tmp_path / "screenshot.png"
     with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        browser, page = launch(p, 1280)
         try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(server, wait_until="domcontentloaded")
-            page.get_by_role("button", name="Try the sample photo").click(timeout=60_000)
-            page.locator('[data-testid="stImage"]').first.wait_for(timeout=60_000)
-            # Review as a player would: make every row what the photo really shows. The shipped models
-            # read the sample exactly (test_app_flows asserts it), so this types nothing today; it keeps
-            # this test about the browser, not about the detector.
-            for i, player in enumerate(SAMPLE["players"]):
-                for row in ("head", "middle", "tail"):
-                    box = page.locator(f".st-key-txt_{i}_{row} input").first
-                    if box.input_value().split() != player[row].split():
-                        box.fill(player[row])
-                        box.press("Enter")
-                        page.wait_for_timeout(700)
-            metrics = page.locator('[data-testid="stMetric"]')
-            page.get_by_text("Totals").first.wait_for(timeout=60_000)
-            metrics.first.wait_for(timeout=60_000)
-            page.wait_for_timeout(500)
-            seen = {}
-            for m in metrics.all():
-                label = m.locator('[data-testid="stMetricLabel"]').inner_text().strip()
-                value = m.locator('[data-testid="stMetricValue"]').inner_text().strip()
-                seen.setdefault(label, value)
-            assert {k: seen.get(k) for k in EXPECTED} == EXPECTED
-            # The score table (pairwise matrix + totals): each player's row ends with the total.
+            take_the_sample(page, server)
+            assert totals(page) == EXPECTED  # the shipped model reads the sample exactly
+            # Tap a card on the photo: its chip in the review is selected.
+            tap_photo(page, *EAST_HEAD_FIRST)
+            page.wait_for_function(
+                "() => [...document.querySelectorAll('style')]"
+                ".some(s => s.textContent.includes('chip_0_head_0_Qs'))",
+                timeout=30_000,
+            )
+            assert selected(page, "chip_0_head_0_Qs")
+            assert page.get_by_text("Picked Q♠ (东 East, 头道 head)").count() == 1
+            # A misread, as the reader might make it: North's 8♠ as 8♣ (typed through the row's editor).
+            chip(page, "edit_3_head").click()  # ⌨️: the row's text field opens under it
+            box = page.locator(".st-key-txt_3_head input").first
+            box.fill("8c 5s 4h")
+            box.press("Enter")
+            page.get_by_text("cannot be settled").first.wait_for(timeout=30_000)
+            chip(page, "edit_3_head").click()  # and closes again
+            quiet(page)
+            # Fix it by tapping the card: the deck's one unseen card is offered; one tap takes it.
+            chip(page, "chip_3_head_0_8c").click()
+            page.locator('[class*="st-key-alt_3_head_0_8s"] button').first.click(timeout=30_000)
+            assert settled(page) == EXPECTED
             table = page.locator('[data-testid="stTable"]').first
             for name, total in EXPECTED.items():
                 cells = table.locator("tbody tr", has_text=name).first.locator("td").all_inner_texts()
                 assert cells and cells[-1].strip() == total, (name, cells)
             assert page.locator('[data-testid="stException"]').count() == 0
-            # Every row was reviewed: the reader's notes about what it misread are gone.
-            assert page.get_by_text("cards instead of 13").count() == 0
-            # Streamlit scrolls inside its own container: grow the window to the content for the shot.
+            # The screenshot: the whole page, with one chip's alternatives open.
             height = page.evaluate(
                 "() => Math.max(...[...document.querySelectorAll('[data-testid=stMain] *')]"
-                ".slice(0, 4000).map(e => e.scrollHeight))"
+                ".slice(0, 6000).map(e => e.scrollHeight))"
             )
             page.set_viewport_size({"width": 1280, "height": min(int(height) + 40, 6000)})
+            quiet(page)
+            chip(page, "chip_2_head_1_6c").click()  # West's 6♣ as read: 6♠ is the reader's next guess
+            page.locator('[class*="st-key-alt_2_head_1_"] button').first.wait_for(timeout=30_000)
             page.wait_for_timeout(800)
             page.screenshot(path=str(shot), full_page=True)
         finally:
@@ -135,3 +199,34 @@ def test_sample_photo_in_a_real_browser(server: str, tmp_path: Path) -> None:
     target = os.environ.get("SHISANSHUI_SCREENSHOT")
     if target:
         shutil.copyfile(shot, ROOT / target if not os.path.isabs(target) else target)
+
+
+def test_a_phone_sees_the_seats_in_table_order(server: str) -> None:
+    """390 px wide: seats one under the other in table order, each row one line of chips, and the
+    totals one tap away from the top of the review."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    with playwright.sync_playwright() as p:
+        browser, page = launch(p, 390)
+        try:
+            take_the_sample(page, server)
+            tops = [page.locator(f".st-key-seat_{i}").first.bounding_box()["y"] for i in range(4)]
+            assert tops == sorted(tops), tops  # East, South, West, North: the table's order
+            names = [page.locator(f".st-key-seat_{i} strong").first.inner_text() for i in range(4)]
+            assert names == list(EXPECTED), names
+            for i in range(4):
+                for row in ("head", "middle", "tail"):
+                    chips = page.locator(f'.st-key-row_{i}_{row} [class*="st-key-chip_"]').all()
+                    boxes = [c.bounding_box() for c in chips]
+                    ys = {round(b["y"]) for b in boxes}
+                    assert len(chips) == (3 if row == "head" else 5), (i, row, len(chips))
+                    assert max(ys) - min(ys) <= 2, (i, row, ys)  # one line
+                    right = max(b["x"] + b["width"] for b in boxes)
+                    assert right <= 390, (i, row, right)  # no chip off the screen
+            assert totals(page) == EXPECTED
+            page.get_by_role("link", name="Totals and record").first.click()
+            page.wait_for_timeout(1000)
+            record = page.locator(".st-key-record button").first.bounding_box()
+            assert record is not None and 0 <= record["y"] <= 900, record  # the record button is on screen
+            assert page.locator('[data-testid="stException"]').count() == 0
+        finally:
+            browser.close()

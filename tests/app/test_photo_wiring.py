@@ -54,7 +54,10 @@ def test_sample_photo_through_the_reader(stand_in_reader: None, ledger_path: Pat
     at.button(key="sample").click().run()
     assert not at.exception
     assert "unavailable" not in "\n".join(i.value for i in at.info)
-    assert at.text_input(key="txt_2_tail").value == SAMPLE["players"][2]["tail"]
-    assert "not sure of this card" in "\n".join(w.value for w in at.warning)  # shown at seat 3
-    assert "low confidence" in "\n".join(c.value for c in at.caption)
+    assert at.session_state["txt_2_tail"] == SAMPLE["players"][2]["tail"]
+    captions = "\n".join(c.value for c in at.caption)
+    assert "not sure of this card" in captions  # in the chip of seat 3's A♠
+    assert ":orange[⚠️ A♠ unsure]" in captions  # the seat's one line
+    assert "low confidence" in captions
+    assert not at.warning
     assert {m.label: m.value for m in at.main.metric}["北 North"] == "-18"
