@@ -77,8 +77,11 @@ def unavailable_reason() -> str | None:
     return None
 
 
-def read(data: bytes, seats: int | None = None) -> PhotoResult:
-    """Decode, read and annotate one photo. Never raises."""
+def read(data: bytes, seats: int | None = None, jokers: int = 0) -> PhotoResult:
+    """Decode, read and annotate one photo. Never raises.
+
+    `jokers`: how many the table plays with (no preset has any), so a misread card is never
+    offered as a joker the deck does not hold. A photo without colour gets a note saying so."""
     image, err = decode(data)
     if err:
         return PhotoResult(error=err)
@@ -89,11 +92,13 @@ def read(data: bytes, seats: int | None = None) -> PhotoResult:
         return result
     try:
         vision = importlib.import_module("vision")
-        table_read = vision.read(data, seats=seats)
+        table_read = vision.read(data, seats=seats, jokers=jokers)
     except Exception as exc:  # noqa: BLE001
         result.error = f"The photo could not be read ({_short(exc)}). Try another photo, or type the cards."
         return result
     result.read = table_read
+    result.notes += [p.message[:1].upper() + p.message[1:] + "."
+                     for p in getattr(table_read, "problems", []) if getattr(p, "kind", "") == "grey_photo"]
     if not any(s.cards for s in getattr(table_read, "seats", [])):
         result.error = (
             "No cards were found in this photo. Lay each hand face up in three rows (3, 5, 5 cards), "
