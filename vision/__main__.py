@@ -87,6 +87,21 @@ def _write_drawing(path: str, image: str, table) -> None:
         raise DrawError(f"--draw {path}: could not be written")
 
 
+def _flush() -> None:
+    """Flush standard output; a reader that stopped reading (`| head`) is not an error: what is
+    still buffered, and the flush at exit, go to the null device instead."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        try:
+            fd = sys.stdout.fileno()
+        except (AttributeError, OSError, ValueError):
+            return
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+
+
 def _say(text: str) -> None:
     """A line on standard output that always encodes (a file name from the command line may hold
     bytes that are not UTF-8)."""
@@ -106,6 +121,7 @@ def _run(args: argparse.Namespace) -> int:
                 _say(f"{path}: {len(dets)} corner(s)")
                 for d in dets:
                     print(f"  {d['card']:>3}  {d['confidence']:.2f}  {d['box']}")
+        _flush()
         return 0
     table = read(args.image, seats=args.seats, deck=args.deck, jokers=args.jokers, model=det)
     if args.json:
@@ -117,7 +133,7 @@ def _run(args: argparse.Namespace) -> int:
                 print(f"  {row:<6} " + " ".join(c.card for c in cards))
         for p in table.problems:
             print(f"! {p.message}")
-    sys.stdout.flush()
+    _flush()
     if args.draw:
         _write_drawing(args.draw, args.image, table)
     return 0
@@ -132,10 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     except (*BAD_INPUT, DrawError) as e:
         print(f"error: {str(e).encode('utf-8', 'backslashreplace').decode('utf-8')}", file=sys.stderr)
         return 2
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
+    except BrokenPipeError:  # mid-answer, before the flush
+        _flush()
         return 0
 
 

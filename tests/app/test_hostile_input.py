@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 import vision
@@ -196,3 +198,16 @@ def test_seat_named_as_a_formula_exports_safely(ledger_path: Path, name: str) ->
     led.record({"rules": "taiwan"}, {name: 2, "B": -2})
     header = next(csv.reader(io.StringIO(report.to_csv(led.rounds()))))
     assert header[3] == "'" + name
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(st.text(st.characters(codec=None, exclude_categories=()), max_size=80))
+def test_any_typed_row_parses_or_says_why_literally(text: str) -> None:
+    """Whatever is typed: cards, or one message with no Markdown character left unescaped."""
+    parsed = engine.parse_row(text)
+    if parsed.error is None:
+        assert all(isinstance(c, str) and len(c) == 2 for c in parsed.cards)
+    else:
+        quoted = parsed.error.split("”")[0]
+        assert all(quoted[i - 1] == "\\" for i, ch in enumerate(quoted) if ch in "*_`[]" and i > 0)
+        assert len(parsed.error) < 400

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image, ImageFile
 
 import vision
@@ -215,3 +217,47 @@ def test_a_read_joker_keeps_its_read_but_not_the_other_joker():
     assert d.scores[CLASS_INDEX["SJ"]] == 0.0 and d.scores.min() == 0.0
     (plain,) = without_jokers([Detection("As", (0, 0, 10, 10), 0.9)])
     assert plain.scores is None
+
+
+# ---------------------------------------------------------------- a reader that stops reading
+
+
+def test_closed_pipe_through_head_is_quiet(tmp_path):
+    import subprocess
+    import sys
+
+    img = _img(tmp_path / "a.png")
+    cmd = f"{sys.executable} -m vision read {img} --json --model {TINY} | head -c 5"
+    done = subprocess.run(["bash", "-o", "pipefail", "-c", cmd], cwd=Path(__file__).resolve().parents[2],
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout == '{"rul' and done.stderr == "" and done.returncode == 0
+
+
+# ---------------------------------------------------------------- any bytes as a photo
+
+
+def _photo_bytes() -> list[bytes]:
+    out = []
+    for fmt in ("PNG", "JPEG", "GIF", "BMP", "TIFF", "WEBP"):
+        buf = __import__("io").BytesIO()
+        Image.fromarray(np.zeros((20, 30, 3), np.uint8)).save(buf, fmt)
+        out.append(buf.getvalue())
+    return out
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(st.sampled_from(_photo_bytes()), st.integers(0, 400), st.binary(max_size=64), st.integers(0, 2))
+def test_any_damaged_photo_is_read_or_refused_by_name(data: bytes, cut: int, junk: bytes, where: int):
+    """A photo cut short, with bytes replaced or appended: a photo or an `ImageReadError`, nothing else."""
+    if where == 0:
+        damaged = data[:cut] + junk
+    elif where == 1:
+        damaged = data[:cut] + junk + data[cut + len(junk):]
+    else:
+        damaged = data + junk
+    try:
+        photo = open_photo(damaged, long_side=16)
+    except ImageReadError as e:
+        assert str(e).startswith("<")
+    else:
+        assert photo.image.dtype == np.uint8 and photo.image.ndim == 3
