@@ -166,7 +166,7 @@ def parse_cards(
 def _too_many(what: str, cards: object, player: str | None, row: str | None) -> CardError:
     return CardError(
         f"cards{_where(player, row, None)}: {what} is far more than a row (3 or 5) or a hand (13) "
-        f"holds; it starts {excerpt(cards)}",
+        f"holds (read: {excerpt(cards)})",
         player=player, row=row,
     )
 

@@ -261,3 +261,14 @@ def test_any_damaged_photo_is_read_or_refused_by_name(data: bytes, cut: int, jun
         assert str(e).startswith("<")
     else:
         assert photo.image.dtype == np.uint8 and photo.image.ndim == 3
+
+
+def test_read_cli_tells_the_reader_how_many_jokers(tmp_path, capsys, monkeypatch):
+    import vision.__main__ as cli
+
+    seen = []
+    monkeypatch.setattr(cli, "read", lambda *a, **k: seen.append(k["jokers"]) or vision.TableRead([]))
+    img = _img(tmp_path / "a.png")
+    assert main(["read", img, "--json", "--model", TINY]) == 0
+    assert main(["read", img, "--json", "--model", TINY, "--jokers", "2"]) == 0
+    assert seen == [0, 2]
