@@ -244,3 +244,18 @@ def test_arrange_error_in_text_mode_goes_to_stderr(capsys) -> None:
     assert cli.main(["arrange", "As As", "--top", "2"]) == 2
     out = capsys.readouterr()
     assert out.out == "" and out.err.startswith("error: ")
+
+
+def test_standard_input_that_is_not_utf8(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"\xff\xfe{"), encoding="latin-1"))
+    assert cli.main(["settle", "-"]) == 2
+    assert json.loads(capsys.readouterr().out)["message"] == "standard input is not UTF-8 text"
+
+
+def test_text_output_on_an_ascii_terminal(monkeypatch) -> None:
+    buf = io.BytesIO()
+    out = io.TextIOWrapper(buf, encoding="ascii")
+    monkeypatch.setattr(sys, "stdout", out)
+    assert cli.main(["check", "Qs Qh 5s", "Jc 6d 2h 7c Qd", "8h 7d 6s 5h 4h"]) == 1
+    out.flush()
+    assert buf.getvalue().decode("ascii").startswith("\\u76f8\\u516c (foul): head > middle")
