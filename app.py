@@ -9,9 +9,6 @@ the user's data directory.
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
-
 import streamlit as st
 
 from appui import choices, engine, findings, guard, ledger_view, photo_view, review, seats, sidebar, state
@@ -27,16 +24,13 @@ def open_ledger(path: str) -> Ledger:
 
 
 def get_ledger() -> Ledger:
-    """The configured ledger; if its file cannot be opened, a temporary one and a loud warning."""
+    """The configured ledger; if its file cannot be opened, this server's private one and a warning."""
     path = default_path()
     try:
         return open_ledger(str(path))
     except Exception as exc:  # noqa: BLE001
-        st.error(
-            f"The ledger file {path} could not be opened ({exc}). Rounds recorded now are kept only "
-            "until the server stops: set SHISANSHUI_LEDGER to a writable file and restart."
-        )
-        return open_ledger(str(Path(tempfile.gettempdir()) / "shisanshui-fallback-ledger.sqlite3"))
+        st.error(ledger_view.fallback_message(path, exc))
+        return ledger_view.private_ledger()
 
 
 def seats_from_state(settings: TableSettings) -> list[SeatInput]:

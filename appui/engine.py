@@ -12,6 +12,8 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from appui.text import literal
+
 OutcomeKind = Literal["ok", "foul", "invalid", "unavailable"]
 ROW_NAMES = ("head", "middle", "tail")
 PRESET_NAMES: tuple[str, ...] = ("luosong", "weighted", "taiwan", "shisanshui", "app")
@@ -51,7 +53,7 @@ def parse_row(text: str) -> RowParse:
     except Exception as exc:  # noqa: BLE001 - CardError and friends
         token = getattr(exc, "token", None)
         hint = "write each card as rank then suit, e.g. Qh, 10♠, Td, As; jokers BJ / SJ"
-        what = f"“{token}” is not a card" if token else str(exc) or "not a list of cards"
+        what = f"“{literal(token)}” is not a card" if token else literal(exc, 200) or "not a list of cards"
         return RowParse([], f"{what}: {hint}")
     return RowParse([str(c) for c in cards])
 

@@ -2,8 +2,14 @@
 
 Recording is offered only for a table the engine settled, and once per exact table (the button
 turns into "recorded as round N" until a card changes), so a double tap does not count a round
-twice. Undo passes the id of the round this page showed as last: if another tab recorded one since,
-it refuses and says so instead of undoing a round nobody here has seen.
+twice. The ledger, not the session, says what was recorded last: after a restart (a round committed
+just before the server died shows no confirmation) the page shows the last round's time and
+totals, and a table identical to it asks before it is recorded again. Undo passes the id of the
+round this page showed as last: if another tab recorded one since, it refuses and says so instead
+of undoing a round nobody here has seen.
+
+When the configured ledger file cannot be opened the rounds go to `private_ledger`, a file of this
+server alone that goes when it stops, and the page says exactly that.
 """
 
 from __future__ import annotations
@@ -16,7 +22,8 @@ import streamlit as st
 
 from appui import engine
 from appui.guard import flash, guarded
-from ledger import Ledger, LedgerConflict, report
+from appui.text import literal
+from ledger import Ledger, LedgerConflict, Round, private_path, report
 
 
 def table_signature(table: dict[str, Any]) -> str:
@@ -24,6 +31,25 @@ def table_signature(table: dict[str, Any]) -> str:
 
 
 _flash = flash
+
+
+@st.cache_resource(show_spinner=False)
+def private_ledger() -> Ledger:
+    """This server's own ledger when the configured one cannot be opened (`ledger.private_path`)."""
+    return Ledger(private_path())
+
+
+def fallback_message(path: object, exc: BaseException) -> str:
+    return (f"The ledger file {literal(path, 200)} could not be opened ({literal(exc, 200)}). Rounds "
+            "recorded now go to a private temporary file of this server alone and are deleted when "
+            "it stops: set SHISANSHUI_LEDGER to a writable file and restart to keep them.")
+
+
+def describe_round(number: int, r: Round) -> str:
+    """`round 3, 2026-12-01 20:41:07 UTC: A +3, B -3` (names shown literally)."""
+    when = r.recorded_at.replace("T", " ")[:19]
+    who = ", ".join(f"{literal(k)} {int(v):+d}" for k, v in r.totals.items())
+    return f"round {number}, {when} UTC: {who}"
 
 
 @guarded
@@ -52,7 +78,7 @@ def _undo(ledger: Ledger, expected_id: int | None) -> None:
         _flash("info", "There is no round to undo.")
         return
     st.session_state.pop("recorded", None)
-    who = ", ".join(f"{k} {v:+d}" for k, v in r.totals.items())
+    who = ", ".join(f"{literal(k)} {v:+d}" for k, v in r.totals.items())
     _flash("success", f"Last round undone 已撤销 ({who}).")
 
 
@@ -65,6 +91,17 @@ def render_record(ledger: Ledger, table: dict[str, Any] | None, outcome: engine.
     done = st.session_state.get("recorded")
     if isinstance(done, dict) and done.get("sig") == sig:
         st.button(f"✓ Recorded as round {done['round']}", disabled=True, key="record")
+        return
+    try:
+        rounds = ledger.rounds()
+    except Exception:  # noqa: BLE001 - the ledger section below says what is wrong with the file
+        rounds = []
+    if rounds and table_signature(rounds[-1].table) == sig:
+        last = describe_round(len(rounds), rounds[-1])
+        st.warning(f"This exact table is already the last round recorded ({last}). "
+                   "Record it again only if it really was played twice.")
+        st.button("记账 Record it again", key="record", on_click=_record,
+                  args=(ledger, table, outcome.totals, sig))
         return
     st.button(
         "记账 Record this round",
@@ -86,6 +123,7 @@ def render_ledger(ledger: Ledger) -> None:
         st.info("No rounds recorded yet. Settle a table and press “Record this round”.")
         return
     totals = report.running_totals(rounds)
+    st.caption(f"Last round recorded: {describe_round(len(rounds), rounds[-1])}")
     st.markdown(f"**累计 Running totals after {len(rounds)} round{'s' if len(rounds) != 1 else ''}**")
     cols = st.columns(max(1, len(totals)))
     for col, (name, v) in zip(cols, totals.items(), strict=False):

@@ -90,16 +90,19 @@ def unavailable_reason() -> str | None:
 
 
 def read(
-    data: bytes, seats: int | None = None, progress: Callable[[str], None] = _no_progress
+    data: bytes, seats: int | None = None, progress: Callable[[str], None] = _no_progress, jokers: int = 0
 ) -> PhotoResult:
-    """Decode, read and annotate one photo, naming each stage to `progress`. Never raises."""
+    """Decode, read and annotate one photo, naming each stage to `progress`. Never raises.
+
+    `jokers`: how many the table plays with (no preset has any), so a misread card is never
+    offered as a joker the deck does not hold. A photo without colour gets a note saying so."""
     start = time.perf_counter()
-    result = _read(data, seats, progress)
+    result = _read(data, seats, progress, jokers)
     result.seconds = time.perf_counter() - start
     return result
 
 
-def _read(data: bytes, seats: int | None, progress: Callable[[str], None]) -> PhotoResult:
+def _read(data: bytes, seats: int | None, progress: Callable[[str], None], jokers: int) -> PhotoResult:
     progress(STAGES[0])
     image, err = decode(data)
     if err:
@@ -112,11 +115,13 @@ def _read(data: bytes, seats: int | None, progress: Callable[[str], None]) -> Ph
     progress(STAGES[1])
     try:
         vision = importlib.import_module("vision")
-        table_read = vision.read(data, seats=seats)
+        table_read = vision.read(data, seats=seats, jokers=jokers)
     except Exception as exc:  # noqa: BLE001
         result.error = f"The photo could not be read ({_short(exc)}). Try another photo, or type the cards."
         return result
     result.read = table_read
+    result.notes += [p.message[:1].upper() + p.message[1:] + "."
+                     for p in getattr(table_read, "problems", []) if getattr(p, "kind", "") == "grey_photo"]
     if not any(s.cards for s in getattr(table_read, "seats", [])):
         result.error = (
             "No cards were found in this photo. Lay each hand face up in three rows (3, 5, 5 cards), "

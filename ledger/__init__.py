@@ -4,6 +4,6 @@ The app only talks to `Ledger`; `ledger.report` turns its rows into running tota
 series for the chart and CSV, so the storage and the arithmetic can be tested apart.
 """
 
-from ledger.store import LEDGER_ENV, Ledger, LedgerConflict, Round, default_path
+from ledger.store import LEDGER_ENV, Ledger, LedgerConflict, Round, default_path, private_path
 
-__all__ = ["LEDGER_ENV", "Ledger", "LedgerConflict", "Round", "default_path"]
+__all__ = ["LEDGER_ENV", "Ledger", "LedgerConflict", "Round", "default_path", "private_path"]

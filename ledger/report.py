@@ -59,14 +59,33 @@ def cumulative_frame(rounds: Sequence[Round]) -> pd.DataFrame:
     return frame
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a cell as a formula (CSV injection): such a text cell gets a `'`."""
+
+
+def spreadsheet_safe(cell: object) -> object:
+    """A text cell a spreadsheet shows as text, never runs: `=1+1` is written `'=1+1`, as
+    spreadsheet-safe exporters do (OWASP). Numbers stay numbers, so -3 is still a score."""
+    if isinstance(cell, str) and cell.startswith(FORMULA_START):
+        return "'" + cell
+    return cell
+
+
 def to_csv(rounds: Sequence[Round]) -> str:
-    """CSV with one line per round and player columns, then a final `total` line."""
+    """CSV with one line per round and player columns, then a final `total` line.
+
+    Every text cell goes through `spreadsheet_safe`: player names and the rules name are typed by
+    players, and a seat named `=HYPERLINK(...)` must not become a live formula when opened."""
     names = players(rounds)
     buf = io.StringIO()
     w = csv.writer(buf)
-    w.writerow(["round", "recorded_at", "rules", *names])
+
+    def row(cells: Sequence[object]) -> None:
+        w.writerow([spreadsheet_safe(c) for c in cells])
+
+    row(["round", "recorded_at", "rules", *names])
     for i, r in enumerate(rounds, start=1):
-        w.writerow([i, r.recorded_at, r.rules, *(int(r.totals.get(n, 0)) for n in names)])
+        row([i, r.recorded_at, r.rules, *(int(r.totals.get(n, 0)) for n in names)])
     totals = running_totals(rounds)
-    w.writerow(["total", "", "", *(totals[n] for n in names)])
+    row(["total", "", "", *(totals[n] for n in names)])
     return buf.getvalue()

@@ -12,10 +12,13 @@ meanwhile, undo refuses instead of removing a round this tab never showed.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
+import shutil
 import sqlite3
+import tempfile
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -45,6 +48,15 @@ CREATE TABLE IF NOT EXISTS settings (
 
 class LedgerConflict(RuntimeError):
     """The ledger changed under this view (another tab recorded or undid a round)."""
+
+
+def private_path() -> Path:
+    """A ledger file for when the configured one cannot be opened: in a new folder only this user
+    can enter (`mkdtemp`, mode 0700), never shared with another server, and removed when this
+    process exits, so "kept only until the server stops" is what happens."""
+    folder = Path(tempfile.mkdtemp(prefix="shisanshui-ledger-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder / "ledger.sqlite3"
 
 
 def default_path() -> Path:

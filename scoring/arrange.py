@@ -33,7 +33,6 @@ Every arrangement returned is checked legal by the rules engine (`scoring.validi
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -48,11 +47,12 @@ from scoring.cards import Card, format_cards, parse_cards, sort_cards
 from scoring.categories import ROWS
 from scoring.errors import ScoringError, TableError
 from scoring.hands import HandValue, evaluate
+from scoring.output import EXIT_FOUL, EXIT_INVALID, EXIT_OK, emit_json, invalid, shorten, write
 from scoring.rules import PRESETS, RuleSet, preset
 from scoring.settlement import Arrangement as _Rows
 from scoring.special_hands import Special, SpecialTest
 from scoring.specials import best_special, special_layout
-from scoring.validity import out_of_order
+from scoring.validity import check_hand, out_of_order
 
 Split = tuple[np.ndarray, np.ndarray, np.ndarray]
 """Positions (into the 13 cards) of head, middle and tail."""
@@ -446,41 +446,63 @@ def expected_score(head: Sequence[Card | str] | str, middle: Sequence[Card | str
 # ------------------------------------------------------------------ CLI: arrange, check
 
 
+MAX_TOP = 50
+"""The most arrangements `arrange --top` lists: more than anyone reads, and each costs a re-score."""
+
+
 def _cmd_arrange(args: argparse.Namespace) -> int:
     try:
         rules = preset(args.rules)
-        result = arrange(args.cards, rules, top=args.top, opponents=args.opponents)
+        _check_counts(args.top, args.opponents, rules)
+        hand = _hand(args.cards)
+        check_hand(hand, rules)
+        result = arrange(hand, rules, top=args.top, opponents=args.opponents)
     except ScoringError as e:
         return _fail(e, args.json)
     if args.json:
-        print(json.dumps({"rules": rules.name, "arrangements": [a.to_json() for a in result]},
-                         ensure_ascii=False, indent=2))
+        emit_json({"rules": rules.name, "arrangements": [a.to_json() for a in result]})
     else:
-        print(f"rules {rules.name}: expected points per opponent ({args.opponents} opponents)")
-        for i, a in enumerate(result, 1):
-            print(f"{i}. {a.describe()}")
-    return 0
+        lines = [f"rules {rules.name}: expected points per opponent ({args.opponents} opponents)"]
+        lines += [f"{i}. {a.describe()}" for i, a in enumerate(result, 1)]
+        write("\n".join(lines))
+    return EXIT_OK
+
+
+def _check_counts(top: int, opponents: int, rules: RuleSet) -> None:
+    if not 1 <= top <= MAX_TOP:
+        raise TableError(f"--top must be from 1 to {MAX_TOP}, not {top}")
+    if not 1 <= opponents <= rules.max_players - 1:
+        raise TableError(f"--opponents must be from 1 to {rules.max_players - 1} "
+                         f"(a table has 2 to {rules.max_players} players), not {opponents}")
 
 
 def _fail(e: ScoringError, as_json: bool) -> int:
     if as_json:
-        print(json.dumps({"error": "invalid", "message": e.message}, ensure_ascii=False))
+        emit_json(invalid(e.message), compact=True)
     else:
-        print(f"error: {e.message}", file=sys.stderr)
-    return 2
+        write(f"error: {shorten(e.message)}", sys.stderr)
+    return EXIT_INVALID
+
+
+def _read_rows(texts: Sequence[str]) -> list[list[Card]]:
+    """The three rows of `check`, each of its size; a `TableError` naming the row otherwise."""
+    if len(texts) == 1:
+        texts = texts[0].split("|")
+    if len(texts) != 3:
+        raise TableError('give three rows: "HEAD" "MIDDLE" "TAIL", or "HEAD | MIDDLE | TAIL"')
+    rows = [parse_cards(x, row=r) for x, r in zip(texts, ROWS, strict=True)]
+    for r, cards in zip(ROWS, rows, strict=True):
+        need = 3 if r == "head" else 5
+        if len(cards) != need:
+            raise TableError(f"the {r} row has {len(cards)} cards, it needs {need}", row=r)
+    return rows
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
     try:
         rules = preset(args.rules)
-        texts = args.rows[0].split("|") if len(args.rows) == 1 else args.rows
-        if len(texts) != 3:
-            raise TableError('give three rows: "HEAD" "MIDDLE" "TAIL", or "HEAD | MIDDLE | TAIL"')
-        rows = [parse_cards(x, row=r) for x, r in zip(texts, ROWS, strict=True)]
-        for r, cards in zip(ROWS, rows, strict=True):
-            need = 3 if r == "head" else 5
-            if len(cards) != need:
-                raise TableError(f"the {r} row has {len(cards)} cards, it needs {need}", row=r)
+        rows = _read_rows(args.rows)
+        check_hand(dict(zip(ROWS, rows, strict=True)), rules)
         values = {r: evaluate(c, rules) for r, c in zip(ROWS, rows, strict=True)}
         fouls = out_of_order(values, rules)
         hand = [c for r in rows for c in r]
@@ -495,15 +517,16 @@ def _cmd_check(args: argparse.Namespace) -> int:
     if best:
         out["best"] = best[0].to_json()
     if args.json:
-        print(json.dumps(out, ensure_ascii=False, indent=2))
+        emit_json(out)
     else:
         rows_text = ", ".join(f"{r}: {d}" for r, d in out["rows"].items())
-        print(("legal" if not fouls else f"相公 (foul): {'; '.join(fouls)}") + f"  [{rows_text}]")
+        lines = [("legal" if not fouls else f"相公 (foul): {'; '.join(fouls)}") + f"  [{rows_text}]"]
         if not fouls:
-            print(f"expected points per opponent: {out['expected']:+.2f}")
+            lines.append(f"expected points per opponent: {out['expected']:+.2f}")
         if best:
-            print(f"best legal: {best[0].describe()}")
-    return 0 if not fouls else 1
+            lines.append(f"best legal: {best[0].describe()}")
+        write("\n".join(lines))
+    return EXIT_OK if not fouls else EXIT_FOUL
 
 
 def register_cli(sub: argparse._SubParsersAction) -> None:

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from scoring.errors import CardError
+from scoring.errors import CardError, excerpt
 
 RANK_CHARS = "23456789TJQKA"
 """Rank characters in ascending order; a rank's value is its index + 2 (2..14, A = 14)."""
@@ -32,6 +32,10 @@ _SYMBOL_TO_SUIT = {
 _RANK_ALIASES = {"10": "T", "1": None}
 _JOKER_ALIASES = {"BJ": BIG_JOKER, "RJ": BIG_JOKER, "SJ": SMALL_JOKER}
 _SPLIT = re.compile(r"[\s,;]+")
+MAX_CARDS = 65
+"""The most cards one call may hold (a whole 65-card deck); a row has 3 or 5, a hand 13."""
+MAX_TEXT = 16 * MAX_CARDS
+"""The longest text of cards read: 16 characters a card leaves room for any spacing (`♥10\ufe0f, `)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +108,9 @@ def parse_card(
         return token
     if not isinstance(token, str):
         raise CardError(
-            f"card {token!r}{_where(player, row, position)} is not text: write cards like 'As' or '10h'",
-            player=player, row=row, token=repr(token),
+            f"card {excerpt(token)}{_where(player, row, position)} is not text: "
+            "write cards like 'As' or '10h'",
+            player=player, row=row, token=excerpt(token),
         )
     text = token.strip().replace("\ufe0f", "")
     upper = text.upper()
@@ -121,7 +126,7 @@ def parse_card(
             suit, rank = text[-1].lower(), _parse_rank(text[:-1])
     if rank is None or suit is None:
         raise CardError(
-            f"unknown card {token!r}{_where(player, row, position)}: write a rank "
+            f"unknown card {excerpt(token)}{_where(player, row, position)}: write a rank "
             "(A K Q J T/10 9 8 7 6 5 4 3 2) and a suit (s h d c or ♠ ♥ ♦ ♣), e.g. 'As', '10h', '♥10', "
             "or a joker BJ / SJ",
             player=player, row=row, token=token,
@@ -135,18 +140,35 @@ def parse_cards(
     player: str | None = None,
     row: str | None = None,
 ) -> list[Card]:
-    """Parse a row or hand given as text (`"As 8d 6c"`, commas allowed) or as a list of tokens."""
+    """Parse a row or hand given as text (`"As 8d 6c"`, commas allowed) or as a list of tokens.
+
+    More than `MAX_CARDS` cards (or `MAX_TEXT` characters) is refused before anything is split, so
+    a row of millions of tokens costs neither the memory to split it nor a message that lists it."""
     if isinstance(cards, str):
+        if len(cards) > MAX_TEXT:
+            raise _too_many(f"{len(cards):,} characters", cards, player, row)
         tokens: list[str | Card] = [t for t in _SPLIT.split(cards.strip()) if t]
-    elif isinstance(cards, Iterable) and not isinstance(cards, bytes | dict):
-        tokens = list(cards)
+    elif isinstance(cards, Sequence) and not isinstance(cards, bytes | bytearray):
+        tokens = list(cards[: MAX_CARDS + 1])
+    elif isinstance(cards, Iterable) and not isinstance(cards, bytes | bytearray | dict):
+        tokens = [t for _, t in zip(range(MAX_CARDS + 1), cards, strict=False)]
     else:
         raise CardError(
             f"cards{_where(player, row, None)} must be text like 'As Kh 10d' or a list of card strings, "
             f"not {type(cards).__name__}",
             player=player, row=row,
         )
+    if len(tokens) > MAX_CARDS:
+        raise _too_many(f"more than {MAX_CARDS} cards", cards, player, row)
     return [parse_card(t, player=player, row=row, position=i) for i, t in enumerate(tokens)]
+
+
+def _too_many(what: str, cards: object, player: str | None, row: str | None) -> CardError:
+    return CardError(
+        f"cards{_where(player, row, None)}: {what} is far more than a row (3 or 5) or a hand (13) "
+        f"holds (read: {excerpt(cards)})",
+        player=player, row=row,
+    )
 
 
 def format_cards(cards: Sequence[Card]) -> str:

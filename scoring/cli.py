@@ -8,44 +8,51 @@ Contract of `settle FILE|-`: FILE holds one table or a JSON list of tables; stan
 one JSON object per table (a list for a list).  A table is answered by its settlement, by
 `{"error": "foul", ...}` when refused for 相公, or by `{"error": "invalid", "message": ...}` when it
 cannot be read.  A single table that is refused or invalid exits non-zero (1 foul, 2 invalid); a
-list exits 0 and reports each table in its place.  Never a traceback for bad input.
+list exits 0 and reports each table in its place.  Never a traceback for bad input: a file over
+`MAX_INPUT_BYTES` is refused before it is parsed, and what is printed always encodes
+(`scoring.output`).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from scoring.errors import ScoringError
+from scoring.output import EXIT_FOUL, EXIT_INVALID, EXIT_OK, emit_json, invalid, silence
 from scoring.settlement import settle
 from scoring.table import load_json
 
-EXIT_OK, EXIT_FOUL, EXIT_INVALID = 0, 1, 2
+MAX_INPUT_BYTES = 32 * 1024 * 1024
+"""The largest JSON document read: a table is under a kilobyte, so this is some 40,000 tables."""
 EXTENSIONS = ("scoring.arrange",)
 """Modules that may add subcommands through `register_cli(subparsers)`; absent ones are skipped."""
 
 
-def invalid(message: str) -> dict[str, str]:
-    return {"error": "invalid", "message": message}
-
-
 def read_json(path: str, stdin: TextIO | None = None) -> Any:
     """The JSON document in `path` (`-`: standard input); `ScoringError` with a clear message."""
+    source = "standard input" if path == "-" else repr(path)
     try:
         if path == "-":
-            text = (stdin or sys.stdin).read()
+            stream = stdin or sys.stdin
+            raw = getattr(stream, "buffer", None)
+            data = (raw or stream).read(MAX_INPUT_BYTES + 1)
         else:
-            with open(path, encoding="utf-8-sig") as f:
-                text = f.read()
+            with open(path, "rb") as f:
+                data = f.read(MAX_INPUT_BYTES + 1)
     except OSError as e:
-        raise ScoringError(f"cannot read {path!r}: {e.strerror or e}") from None
-    except UnicodeDecodeError:
-        raise ScoringError(f"{path!r} is not UTF-8 text") from None
-    return load_json(text, "standard input" if path == "-" else path)
+        raise ScoringError(f"cannot read {source}: {e.strerror or e}") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise ScoringError(f"{source} is over {MAX_INPUT_BYTES // 2**20} MB: too large to be tables")
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ScoringError(f"{source} is not UTF-8 text") from None
+    return load_json(data, source)
 
 
 def settle_one(table: Any) -> tuple[dict[str, Any], int]:
@@ -66,19 +73,14 @@ def settle_document(doc: Any) -> tuple[Any, int]:
     return settle_one(doc)
 
 
-def _emit(obj: Any, out: TextIO, compact: bool) -> None:
-    out.write(json.dumps(obj, ensure_ascii=False, indent=None if compact else 2))
-    out.write("\n")
-
-
 def cmd_settle(args: argparse.Namespace) -> int:
     try:
         doc = read_json(args.file)
     except ScoringError as e:
-        _emit(invalid(e.message), sys.stdout, args.compact)
+        emit_json(invalid(e.message), args.compact)
         return EXIT_INVALID
     answer, status = settle_document(doc)
-    _emit(answer, sys.stdout, args.compact)
+    emit_json(answer, args.compact)
     return status
 
 
@@ -114,4 +116,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except BrokenPipeError:  # the reader stopped reading mid-answer (`| head`): not an input error
+        silence(sys.stdout)
+        return EXIT_OK

@@ -8,6 +8,8 @@ understands; `.player`, `.row` and `.token` carry the same facts for programs.
 
 from __future__ import annotations
 
+import reprlib
+
 
 class ScoringError(ValueError):
     """Base of every input error: the message is ready to show to a player."""
@@ -40,3 +42,24 @@ class TableError(ScoringError):
 
 class RulesError(TableError):
     """An unknown preset, an unknown option, or an option value out of range."""
+
+
+
+EXCERPT_CHARS = 40
+"""How much of a bad value an error message quotes: enough to find it, never the whole of a huge one."""
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = _REPR.maxlong = EXCERPT_CHARS
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 6
+_REPR.maxlevel = 3
+
+
+def excerpt(value: object, limit: int = EXCERPT_CHARS) -> str:
+    """`repr(value)` cut to about `limit` characters with `…`, so a 5,000-character token or a list
+    of millions of cards is named by its start and a message stays one line (`reprlib` cuts a huge
+    container before it becomes text, which could otherwise take gigabytes)."""
+    try:
+        text = _REPR.repr(value)
+    except ValueError:  # an int too long to print
+        text = f"<a {type(value).__name__} too long to show>"
+    return text if len(text) <= limit else text[: limit - 1] + "…"

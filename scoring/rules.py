@@ -16,7 +16,7 @@ from typing import Any
 
 from scoring.cards import RANK_CHARS, SUITS, Card
 from scoring.categories import ROWS, Category
-from scoring.errors import RulesError
+from scoring.errors import RulesError, excerpt
 from scoring.special_hands import (
     APP_SPECIALS,
     CATALOGUE,
@@ -256,16 +256,23 @@ def _enum(cls: type[StrEnum], name: str, value: Any) -> Any:
         return cls(value)
     except ValueError:
         choices = ", ".join(repr(m.value) for m in cls)
-        raise RulesError(f"option {name!r} must be one of {choices}, not {value!r}") from None
+        raise RulesError(f"option {name!r} must be one of {choices}, not {excerpt(value)}") from None
+
+
+MAX_OPTION_NUMBER = 1_000_000
+"""No option number above this: every table's points are small, and a 4,000-digit scoop factor
+would make scores too long to print."""
 
 
 def _int(name: str, value: Any, *, minimum: int | None = None, optional: bool = False) -> int | None:
     if value is None and optional:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"option {name!r} must be a whole number, not {value!r}")
+        raise RulesError(f"option {name!r} must be a whole number, not {excerpt(value)}")
     if minimum is not None and value < minimum:
-        raise RulesError(f"option {name!r} must be at least {minimum}, not {value}")
+        raise RulesError(f"option {name!r} must be at least {minimum}, not {excerpt(value)}")
+    if value > MAX_OPTION_NUMBER:
+        raise RulesError(f"option {name!r} must be at most {MAX_OPTION_NUMBER:,}, not {excerpt(value)}")
     return value
 
 
@@ -273,7 +280,7 @@ def _bool(name: str, value: Any, *, optional: bool = False) -> bool | None:
     if value is None and optional:
         return None
     if not isinstance(value, bool):
-        raise RulesError(f"option {name!r} must be true or false, not {value!r}")
+        raise RulesError(f"option {name!r} must be true or false, not {excerpt(value)}")
     return value
 
 
@@ -285,6 +292,8 @@ def _row(name: str, value: Any, *, allow_any: bool) -> str:
 
 
 def _category(name: str, value: Any) -> Category:
+    if isinstance(value, bool) or not isinstance(value, str | int | Category):
+        raise RulesError(f"option {name!r}: category must be a name like 'quads', not {excerpt(value)}")
     try:
         return Category.parse(value)
     except ValueError as e:
@@ -339,7 +348,9 @@ def _coerce(name: str, value: Any, base: RuleSet) -> Any:
     """Turn a JSON option value into the field's type, with a message naming the option."""
     match name:
         case "name":
-            return str(value)
+            if not isinstance(value, str):
+                raise RulesError(f"option 'name' must be text, not {excerpt(value)}")
+            return value
         case "row_points":
             if not isinstance(value, list | tuple) or len(value) != 3:
                 raise RulesError("option 'row_points' must be three numbers: head, middle, tail")
@@ -428,6 +439,8 @@ def _coerce(name: str, value: Any, base: RuleSet) -> Any:
                 raise RulesError(f"option 'extra_suit' must be one of s, h, d, c, not {value!r}")
             return value.lower()
         case "banker":
+            if value is not None and (isinstance(value, bool) or not isinstance(value, str | int)):
+                raise RulesError(f"option 'banker' must be a player's name, not {excerpt(value)}")
             return None if value is None else str(value)
     raise RulesError(f"unknown option {name!r}")  # pragma: no cover - guarded by the caller
 
@@ -441,6 +454,8 @@ def with_options(base: RuleSet, options: Mapping[str, Any] | None = None, **over
     opts.update(overrides)
     if "deck" in opts:
         deck = opts.pop("deck")
+        if isinstance(deck, bool) or not isinstance(deck, int):
+            raise RulesError(f"option 'deck' must be 52, 54 or 65, not {excerpt(deck)}")
         if deck == 52:
             opts.setdefault("jokers", 0)
         elif deck == 54:

@@ -19,7 +19,7 @@ from typing import Any
 
 from scoring.cards import Card, format_cards, parse_cards
 from scoring.categories import ROWS
-from scoring.errors import TableError
+from scoring.errors import TableError, excerpt
 from scoring.rules import PRESETS, RuleSet, preset, with_options
 from scoring.validity import check_deck, check_row_sizes
 
@@ -28,6 +28,8 @@ PLAYER_KEYS = {"name", "head", "middle", "tail", "declare"}
 IGNORED_KEYS = {"comment", "meta", "seat", "id", "problems"}
 """Keys other tools may attach (the vision layer's seat index, notes); they do not affect a score."""
 MIN_PLAYERS = 2
+MAX_NAME = 40
+"""The longest player name: a seat label, not a paragraph (it is repeated in every answer)."""
 
 
 @dataclass(frozen=True)
@@ -76,17 +78,32 @@ class Table:
 def _unknown(keys: Any, allowed: set[str], where: str) -> None:
     extra = sorted(str(k) for k in keys if k not in allowed and k not in IGNORED_KEYS)
     if extra:
-        raise TableError(f"{where}: unknown key{'s' * (len(extra) > 1)} {', '.join(map(repr, extra))} "
+        more = f" and {len(extra) - 5:,} more" if len(extra) > 5 else ""
+        shown = ", ".join(map(excerpt, extra[:5])) + more
+        raise TableError(f"{where}: unknown key{'s' * (len(extra) > 1)} {shown} "
                          f"(expected {', '.join(sorted(allowed))})")
+
+
+def _name(value: Any, what: str) -> str:
+    """A player's name as text: a non-empty string (or a number) of valid Unicode, not too long.
+
+    A lone surrogate (`"\\ud800"` in JSON) is refused here: it cannot be written back out as UTF-8."""
+    if not isinstance(value, str | int) or isinstance(value, bool) or str(value).strip() == "":
+        raise TableError(f"{what} must be a non-empty text, not {excerpt(value)}")
+    name = str(value)
+    if len(name) > MAX_NAME:
+        raise TableError(f"{what} is {len(name):,} characters long, at most {MAX_NAME}: {excerpt(name)}")
+    if any("\ud800" <= ch <= "\udfff" for ch in name):
+        raise TableError(f"{what} {excerpt(name)} holds a lone surrogate, which is not a character: "
+                         "write the name as plain Unicode text")
+    return name
 
 
 def _parse_hand(i: int, data: Any) -> Hand:
     if not isinstance(data, Mapping):
-        raise TableError(f"player {i + 1} must be an object with name, head, middle, tail; got {data!r:.60}")
-    name = data.get("name", f"P{i + 1}")
-    if not isinstance(name, str | int) or isinstance(name, bool) or str(name).strip() == "":
-        raise TableError(f"player {i + 1}: 'name' must be a non-empty text, not {name!r}")
-    name = str(name)
+        raise TableError(f"player {i + 1} must be an object with name, head, middle, tail; "
+                         f"got {excerpt(data)}")
+    name = _name(data.get("name", f"P{i + 1}"), f"player {i + 1}: 'name'")
     _unknown(data.keys(), PLAYER_KEYS, f"player {name}")
     rows: dict[str, tuple[Card, ...]] = {}
     for row in ROWS:
@@ -96,15 +113,18 @@ def _parse_hand(i: int, data: Any) -> Hand:
     check_row_sizes(name, rows)
     declare = data.get("declare")
     if declare is not None and not isinstance(declare, bool):
-        raise TableError(f"player {name}: 'declare' must be true or false, not {declare!r}", player=name)
+        raise TableError(f"player {name}: 'declare' must be true or false, not {excerpt(declare)}",
+                         player=name)
     return Hand(name, rows["head"], rows["middle"], rows["tail"], declare)
 
 
 def _resolve_rules(data: Mapping[str, Any]) -> RuleSet:
     rules = data.get("rules")
-    options = data.get("options") or {}
+    options = data.get("options")
+    if options is None:
+        options = {}
     if not isinstance(options, Mapping):
-        raise TableError(f"'options' must be an object of rule options, not {options!r:.60}")
+        raise TableError(f"'options' must be an object of rule options, not {excerpt(options)}")
     if isinstance(rules, RuleSet):
         return with_options(rules, options)
     if rules is None:
@@ -112,7 +132,7 @@ def _resolve_rules(data: Mapping[str, Any]) -> RuleSet:
     if isinstance(rules, Mapping):  # a whole custom rule set given as options
         return with_options(RuleSet(), {**rules, **options})
     if not isinstance(rules, str):
-        raise TableError(f"'rules' must be a preset name, not {rules!r:.60}")
+        raise TableError(f"'rules' must be a preset name, not {excerpt(rules)}")
     return preset(rules, options)
 
 
@@ -125,6 +145,8 @@ def load_json(text: str | bytes, source: str = "the input") -> Any:
         raise TableError(f"malformed JSON in {source}: {e.msg} at {where}") from None
     except (UnicodeDecodeError, RecursionError):
         raise TableError(f"{source} is not readable JSON text") from None
+    except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+        raise TableError(f"{source} holds a number too long to be read: no table needs one") from None
 
 
 def parse_table(data: Mapping[str, Any] | Table | str) -> Table:
@@ -152,7 +174,7 @@ def parse_table(data: Mapping[str, Any] | Table | str) -> Table:
                          player=dupes[0])
     banker = data.get("banker", rules.banker)
     if banker is not None:
-        banker = str(banker)
+        banker = _name(banker, "'banker'")
         if banker not in names:
             raise TableError(f"the banker {banker!r} is not one of the players ({', '.join(names)})")
         rules = with_options(rules, banker=banker)

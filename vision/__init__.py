@@ -8,12 +8,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from .classes import CLASS_NAMES
 from .detector import Detector, ModelMismatchError, ModelMissingError, TileConfig, get_detector
 from .geometry import GeometryConfig, read_table
 from .imageio import ImageReadError, ImageSource, open_photo, read_image
+from .jokers import without_jokers
 from .regions import RegionConfig
 from .types import Detection, Problem, ReadCard, SeatRead, TableRead
 
@@ -51,17 +53,31 @@ def detect(image: ImageSource, *, model: str | Path | Detector | None = None) ->
     return _detector(model).detect(image)
 
 
+GREY_PHOTO = Problem("grey_photo", "the photo has no colour, so red suits (♥ ♦) cannot be told from "
+                     "black ones (♠ ♣): check the suit of every card, or retake the photo in colour")
+
+
 def read(
     image: ImageSource,
     *,
     seats: int | None = None,
     deck: int | None = None,
+    jokers: int | None = None,
     model: str | Path | Detector | None = None,
     geometry: GeometryConfig | None = None,
 ) -> TableRead:
-    """Seats with head/middle/tail cards, plus what the reader is unsure of (`TableRead.problems`)."""
+    """Seats with head/middle/tail cards, plus what the reader is unsure of (`TableRead.problems`).
+
+    `jokers`: how many the table plays with; with 0 no misread card is renamed to a joker
+    (`vision.jokers`); None leaves the reader free to. A photo without colour is a `grey_photo`
+    problem: the suits' colours are what tells ♥ from ♠."""
     det = _detector(model)
     photo = open_photo(image, long_side=det.tiles.long_side)
     dets = det.detect_loaded(photo)
-    return read_table(dets, seats=seats, deck=deck, width=photo.width, height=photo.height,
-                      cfg=geometry or GeometryConfig())
+    if jokers == 0:
+        dets = without_jokers(dets)
+    table = read_table(dets, seats=seats, deck=deck, width=photo.width, height=photo.height,
+                       cfg=geometry or GeometryConfig())
+    if photo.grey:
+        table.problems.insert(0, dataclasses.replace(GREY_PHOTO))
+    return table

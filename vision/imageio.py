@@ -6,6 +6,14 @@ file, EXIF orientation is applied, every pixel format is brought to 8-bit BGR, a
 be shrunk anyway is decoded at a reduced DCT scale (`Image.draft`), which is several times faster for
 a 12 MP photo than decoding it whole and resizing.
 
+Memory is bounded before a pixel is decoded: the header gives the size and pixel format, so what
+the decode would allocate is known (`decode_bytes`), and a file that would need more than
+`MAX_DECODE_BYTES` is refused. A few hundred kilobytes of PNG can otherwise claim gigabytes
+(13,300 x 13,300 16-bit pixels compress to 344 KB). What is decoded is shrunk to the working size
+in its own pixel format before it becomes BGR, so the conversion never copies the full size twice.
+
+`Photo.grey` says the photo has no colour: then hearts and diamonds look like spades and clubs.
+
 >>> import numpy as np
 >>> photo = open_photo(np.zeros((30, 40), np.uint8))
 >>> photo.image.shape, photo.width, photo.height, photo.scale
@@ -36,6 +44,14 @@ MAX_PIXELS = 40_000_000
 #: Beyond this the file is refused: decoding would need gigabytes (decompression-bomb guard).
 #: Kept just under Pillow's own hard limit so the error is ours and names the file.
 HARD_LIMIT_PIXELS = 178_000_000
+#: The most memory one decode may allocate for its pixels: a 48 MP phone HEIC (195 MB) fits, a
+#: 13,300 x 13,300 16-bit PNG (354 MB) does not. JPEGs count at the DCT scale they are read at.
+MAX_DECODE_BYTES = 256 * 2**20
+#: A photo is grey when fewer than this share of its pixels have channels this far apart (0-255):
+#: a colour photo of cards has red pips on far more, a grey one saved as RGB has JPEG noise below it.
+GREY_SPREAD, GREY_SHARE = 24, 0.001
+_GREY_MODES = frozenset({"1", "L", "LA", "La", "I", "F", "I;16", "I;16B", "I;16L", "I;16N"})
+_WIDE_MODES = frozenset({"I", "F", "I;16", "I;16B", "I;16L", "I;16N"})
 
 ImageSource = str | Path | bytes | bytearray | np.ndarray
 
@@ -57,6 +73,7 @@ class Photo:
     height: int
     scale: float = 1.0
     name: str = "<array>"
+    grey: bool = False
 
 
 def _describe(src: ImageSource) -> str:
@@ -77,27 +94,74 @@ def _target_scale(w: int, h: int, long_side: int | None, max_pixels: int) -> flo
     return scale
 
 
-def _to_bgr8(img: Image.Image) -> np.ndarray:
-    """Any Pillow mode (1, L, LA, P, RGBA, I;16, I, F, CMYK, YCbCr...) to contiguous BGR uint8."""
+def decode_bytes(mode: str, w: int, h: int) -> int:
+    """What Pillow allocates for `w` x `h` pixels of `mode`: a byte a pixel for 1-bit and 8-bit grey,
+    two for 16-bit, four for the rest (Pillow keeps every multi-band mode, and a palette image once
+    it becomes RGB, in four bytes a pixel)."""
+    per = 1 if mode in ("1", "L") else 2 if mode.startswith("I;16") else 4
+    return w * h * per
+
+
+def _dct_factor(scale: float) -> int:
+    """The JPEG DCT reduction (1, 2, 4 or 8) that stays at or above `scale`."""
+    r = 1
+    while r < 8 and 1 / (r * 2) >= scale:
+        r *= 2
+    return r
+
+
+def _to_bgr8(img: Image.Image, want: tuple[int, int] | None = None) -> np.ndarray:
+    """Any Pillow mode (1, L, LA, P, RGBA, I;16, I, F, CMYK, YCbCr...) to contiguous BGR uint8.
+
+    With `want` (width, height), a larger image is first shrunk towards it in its own pixel format
+    (whole factors for 8-bit modes, area resampling for 16/32-bit ones), so only the small image is
+    ever converted; the caller resizes what is left to exactly `want`."""
     mode = img.mode
-    if mode in ("I;16", "I;16B", "I;16L", "I;16N", "I", "F"):
-        a = np.asarray(img, dtype=np.float64)
-        hi = 65535.0 if mode.startswith("I;16") or a.max(initial=0) > 255 else 255.0
-        if mode == "F" and a.max(initial=0) <= 1.0:
-            hi = 1.0
-        gray = np.clip(a * (255.0 / hi), 0, 255).astype(np.uint8)
-        return cv2.cvtColor(gray, cv2.COLOR_GRAY2BGR)
+    if mode in _WIDE_MODES:
+        return _wide_to_bgr8(img, want)
     if mode == "P" and "transparency" in img.info:
         img = img.convert("RGBA")
-        mode = "RGBA"
+    elif mode in ("1", "P"):
+        img = img.convert("L" if mode == "1" else "RGB")
+    if want is not None:
+        factor = int(min(img.width / want[0], img.height / want[1]))
+        if factor >= 2 and img.mode in ("L", "LA", "La", "RGB", "RGBA", "RGBa", "CMYK", "YCbCr"):
+            img = img.reduce(factor)
+    mode = img.mode
     if mode in ("RGBA", "LA", "PA", "RGBa", "La"):
         # Transparent pixels over white, like a viewer shows them, not over black.
         rgba = img.convert("RGBA")
         bg = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
         img = Image.alpha_composite(bg, rgba).convert("RGB")
+    elif mode == "L":
+        return cv2.cvtColor(np.asarray(img), cv2.COLOR_GRAY2BGR)
     elif mode != "RGB":
         img = img.convert("RGB")
     return np.ascontiguousarray(np.asarray(img)[:, :, ::-1])
+
+
+def _wide_to_bgr8(img: Image.Image, want: tuple[int, int] | None) -> np.ndarray:
+    """16-bit and 32-bit grey to BGR uint8: 16-bit spans 0..65535; 32-bit integers 0..255 unless
+    larger values show it spans 0..65535; floats 0..1 when none is above 1."""
+    a = np.asarray(img)
+    if img.mode.startswith("I;16"):
+        a, hi = a.astype(np.uint16, copy=False), 65535.0  # native byte order for opencv
+    else:
+        a = a.astype(np.float32, copy=False)
+        top = float(a.max(initial=0))
+        hi = 1.0 if img.mode == "F" and top <= 1.0 else 65535.0 if top > 255 else 255.0
+    if want is not None and want[0] < a.shape[1]:
+        a = cv2.resize(a, want, interpolation=cv2.INTER_AREA)
+    gray = np.clip(a.astype(np.float32) * np.float32(255.0 / hi), 0, 255).astype(np.uint8)
+    return cv2.cvtColor(gray, cv2.COLOR_GRAY2BGR)
+
+
+def looks_grey(bgr: np.ndarray) -> bool:
+    """Whether a BGR photo has no colour to speak of (see `GREY_SPREAD`), from a sample of its pixels."""
+    step = max(1, int((bgr.shape[0] * bgr.shape[1] / 250_000) ** 0.5))
+    sample = bgr[::step, ::step].astype(np.int16)
+    spread = sample.max(axis=2) - sample.min(axis=2)
+    return float((spread > GREY_SPREAD).mean()) < GREY_SHARE
 
 
 def _array_to_bgr8(a: np.ndarray) -> np.ndarray:
@@ -140,7 +204,8 @@ def open_photo(
         if scale < 1.0:
             size = (max(1, round(w * scale)), max(1, round(h * scale)))
             img = cv2.resize(img, size, interpolation=cv2.INTER_AREA)
-        return Photo(img, w, h, scale, name)
+        grey = src.ndim == 2 or src.shape[2] == 1 or looks_grey(img)
+        return Photo(img, w, h, scale, name, grey)
 
     if isinstance(src, str | Path):
         path = Path(src)
@@ -168,18 +233,22 @@ def open_photo(
                         f"{name}: {w0}x{h0} is {w0 * h0 / 1e6:.0f} MP, over the {hard_limit / 1e6:.0f} MP "
                         "limit (refused to protect memory)"
                     )
+                scale = _target_scale(w0, h0, long_side, max_pixels)  # the same either way up
+                _check_budget(name, im, scale)  # before getexif, which decodes a PNG to find its EXIF
                 orientation = im.getexif().get(0x0112, 1)
                 swapped = orientation in (5, 6, 7, 8)
                 w, h = (h0, w0) if swapped else (w0, h0)
-                scale = _target_scale(w, h, long_side, max_pixels)
+                grey_mode = im.mode in _GREY_MODES
+                want = (max(1, round(w * scale)), max(1, round(h * scale)))
                 img = _jpeg_fast(src, im, scale, orientation) if im.format == "JPEG" else None
                 if img is None:
                     if scale < 1.0 and im.format == "JPEG":
                         # DCT-domain reduction: 1/2, 1/4 or 1/8 but never below the request.
                         im.draft("RGB", (max(1, int(w0 * scale)), max(1, int(h0 * scale))))
                     im.load()
-                    im = ImageOps.exif_transpose(im) or im
-                    img = _to_bgr8(im)
+                    if orientation != 1:  # exif_transpose copies even an upright image
+                        im = ImageOps.exif_transpose(im) or im
+                    img = _to_bgr8(im, want if scale < 1.0 else None)
     except ImageReadError:
         raise
     except UnidentifiedImageError:
@@ -190,12 +259,25 @@ def open_photo(
         raise ImageReadError(f"{name}: corrupt or truncated image ({e})") from None
 
     hi, wi = img.shape[:2]
-    want = (max(1, round(w * scale)), max(1, round(h * scale)))
     if (wi, hi) != want:
         # What is left after a DCT reduction is under 2x: linear is ~10x faster than area there.
         interp = cv2.INTER_AREA if want[0] < wi / 2 else cv2.INTER_LINEAR
         img = cv2.resize(img, want, interpolation=interp)
-    return Photo(img, w, h, scale, name)
+    return Photo(img, w, h, scale, name, grey_mode or looks_grey(img))
+
+
+def _check_budget(name: str, im: Image.Image, scale: float) -> None:
+    """Refuse, before decoding, a file whose pixels would take more than `MAX_DECODE_BYTES`."""
+    w0, h0 = im.size
+    r = _dct_factor(scale) if im.format == "JPEG" else 1
+    need = decode_bytes(im.mode, -(-w0 // r), -(-h0 // r))
+    if need > MAX_DECODE_BYTES:
+        depth = "16-bit " if im.mode.startswith("I;16") else ""
+        raise ImageReadError(
+            f"{name}: {w0}x{h0} {depth}pixels would take {need / 2**20:,.0f} MB to decode, over the "
+            f"{MAX_DECODE_BYTES / 2**20:.0f} MB limit (refused to protect memory): send a JPEG, "
+            "or a smaller image"
+        )
 
 
 _REDUCED = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
@@ -212,9 +294,7 @@ def _jpeg_fast(src: ImageSource, im: Image.Image, scale: float, orientation: int
     12 MP photo); None when this path does not apply, so Pillow decodes it (and names any error)."""
     if im.mode not in ("RGB", "L") or isinstance(src, np.ndarray):
         return None
-    r = 1
-    while r < 8 and 1 / (r * 2) >= scale:
-        r *= 2
+    r = _dct_factor(scale)
     if isinstance(src, str | Path):
         buf = np.fromfile(str(src), np.uint8)
     else:

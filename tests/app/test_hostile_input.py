@@ -1,0 +1,213 @@
+"""Hostile input to the app and its files: formulas in the CSV export, a ledger file that cannot be
+opened, a round recorded twice after a restart, Markdown and huge tokens echoed back, grey photos."""
+
+from __future__ import annotations
+
+import csv
+import io
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from streamlit.testing.v1 import AppTest
+
+import vision
+from appui import engine, photo
+from appui.text import literal
+from ledger import Ledger, private_path, report
+from ledger.store import Round
+from tests.app.conftest import ROOT, SAMPLE
+from vision.types import Problem, TableRead
+
+APP = str(ROOT / "app.py")
+ROWS = ("head", "middle", "tail")
+FORMULAS = ['=HYPERLINK("http://x.example","x")', "=1+1", "+1", "-1+2", "@SUM(A1)", "\tx", "\rx"]
+
+
+def start() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def fill(at: AppTest, players: list[dict]) -> AppTest:
+    at.radio(key="mode").set_value("manual")
+    for i, p in enumerate(players):
+        for r in ROWS:
+            at.text_input(key=f"txt_{i}_{r}").set_value(p[r])
+    return at.run()
+
+
+def texts(elements) -> str:
+    return "\n".join(str(e.value) for e in elements)
+
+
+# ---------------------------------------------------------------- CSV export
+
+
+def test_csv_export_neutralises_formulas() -> None:
+    totals = {name: (3 if i % 2 else -3) for i, name in enumerate([*FORMULAS, "阿明"])}
+    rounds = [Round(1, "2026-12-01T20:00:00+00:00", "=cmd|' /C calc'!A0", {}, totals)]
+    rows = list(csv.reader(io.StringIO(report.to_csv(rounds))))
+    header = rows[0][3:]
+    assert header == ["'" + n for n in FORMULAS] + ["阿明"]
+    assert rows[1][2] == "'=cmd|' /C calc'!A0"
+    assert rows[1][3:] == [str(v) for v in totals.values()]  # scores stay numbers, -3 included
+    assert rows[2][0] == "total" and rows[2][3] == "-3"
+    for row in rows:
+        for cell in row:
+            assert not cell.startswith(report.FORMULA_START) or cell.lstrip("-").isdigit(), cell
+
+
+def test_spreadsheet_safe_leaves_plain_text_and_numbers() -> None:
+    assert [report.spreadsheet_safe(c) for c in ("East", "", -5, 0, "a=b")] == ["East", "", -5, 0, "a=b"]
+
+
+# ---------------------------------------------------------------- the ledger fallback
+
+
+def test_private_ledger_is_private_and_new_each_time() -> None:
+    a, b = private_path(), private_path()
+    assert a.parent != b.parent
+    assert stat.S_IMODE(a.parent.stat().st_mode) == 0o700
+
+
+def test_private_ledger_goes_when_the_process_stops(tmp_path: Path) -> None:
+    code = ("from ledger import Ledger, private_path; p = private_path(); "
+            "Ledger(p).record({'rules': 'taiwan'}, {'A': 1, 'B': -1}); print(p)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60, check=True)
+    path = Path(done.stdout.strip())
+    assert path.name == "ledger.sqlite3" and not path.parent.exists()
+
+
+def test_app_with_an_unopenable_ledger_says_the_truth(tmp_path: Path, monkeypatch) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("SHISANSHUI_LEDGER", str(blocker / "ledger.sqlite3"))
+    at = fill(start(), SAMPLE["players"])
+    message = texts(at.error)
+    assert "could not be opened" in message and "private temporary file of this server alone" in message
+    assert "deleted when it stops" in message
+    at.button(key="record").click().run()
+    assert "Round 1 recorded" in texts(at.success)
+    caption = texts(at.caption)
+    assert "shisanshui-ledger-" in caption and "shisanshui-fallback-ledger" not in caption
+
+
+# ---------------------------------------------------------------- after a restart
+
+
+def test_restart_shows_the_last_round_and_asks_before_recording_it_twice(ledger_path: Path) -> None:
+    at = fill(start(), SAMPLE["players"])
+    at.button(key="record").click().run()
+    assert "Round 1 recorded" in texts(at.success)
+    [first] = Ledger(ledger_path).rounds()
+
+    again = fill(start(), SAMPLE["players"])  # the server restarted; the same table typed again
+    when = first.recorded_at.replace("T", " ")[:19]
+    assert f"Last round recorded: round 1, {when} UTC: 东 East +8" in texts(again.caption)
+    warning = texts(again.warning)
+    assert "This exact table is already the last round recorded (round 1" in warning
+    assert again.button(key="record").label == "记账 Record it again"
+    again.button(key="record").click().run()
+    assert len(Ledger(ledger_path).rounds()) == 2 and "Round 2 recorded" in texts(again.success)
+
+
+def test_a_different_table_records_without_asking(ledger_path: Path) -> None:
+    Ledger(ledger_path).record({"rules": "taiwan", "players": []}, {"A": 1, "B": -1})
+    at = fill(start(), SAMPLE["players"])
+    assert "already the last round" not in texts(at.warning)
+    assert at.button(key="record").label == "记账 Record this round"
+    assert "Last round recorded: round 1" in texts(at.caption)
+
+
+def test_names_in_the_last_round_are_shown_literally(ledger_path: Path) -> None:
+    Ledger(ledger_path).record({"rules": "taiwan"}, {"**A**": 1, ":red[B]": -1})
+    caption = texts(start().caption)
+    assert r"\*\*A\*\* +1, \:red\[B\] -1" in caption
+
+
+# ---------------------------------------------------------------- tokens echoed back
+
+
+def test_markdown_token_is_shown_literally() -> None:
+    err = engine.parse_row("As **x** 2c").error
+    assert err is not None and err.startswith(r"“\*\*x\*\*” is not a card")
+
+
+def test_huge_token_is_shortened() -> None:
+    err = engine.parse_row("As " + "Q" * 5000 + " 2c").error
+    assert err is not None and len(err) < 400 and "QQQQQQQQQQ" in err
+
+
+def test_long_token_names_its_length() -> None:
+    err = engine.parse_row("As " + "Xy" * 100).error
+    assert err is not None and "(200 characters)" in err and len(err) < 200
+
+
+def test_literal_escapes_every_markdown_character() -> None:
+    assert literal("a_b*c`d[e](f)#g") == r"a\_b\*c\`d\[e\]\(f\)\#g"
+    assert literal("x" * 30) == "x" * 20 + "… (30 characters)"
+    assert literal("two\nlines") == "two lines"
+
+
+def test_bad_token_in_the_app_is_escaped(ledger_path: Path) -> None:
+    at = start()
+    at.radio(key="mode").set_value("manual")
+    at.text_input(key="txt_0_head").set_value("As **bold** 2c")
+    at.text_input(key="txt_0_middle").set_value("As " + "Z" * 500).run()
+    notes = texts(at.caption)
+    assert r"“\*\*bold\*\*” is not a card" in notes
+    assert "Z" * 21 not in notes and "(500 characters)" in notes
+
+
+# ---------------------------------------------------------------- grey photos, jokers
+
+
+def test_grey_photo_note_and_no_jokers_asked(monkeypatch, tmp_path: Path) -> None:
+    seen: dict = {}
+
+    def grey_read(image, *, seats=None, jokers=None, **_: object) -> TableRead:
+        seen["jokers"] = jokers
+        return TableRead([], [Problem("grey_photo", "the photo has no colour, so red suits cannot be told")])
+
+    model = tmp_path / "cards.onnx"
+    model.write_bytes(b"stand-in")
+    monkeypatch.setattr(photo, "MODEL_PATH", model)
+    monkeypatch.setattr(vision, "read", grey_read)
+    result = photo.read((ROOT / "assets" / "sample.jpg").read_bytes())
+    assert seen["jokers"] == 0
+    assert result.notes == ["The photo has no colour, so red suits cannot be told."]
+
+
+def test_real_names_export_unchanged() -> None:
+    """The CSV of real names is what it was: only cells that would run are touched."""
+    names = [p["name"] for p in SAMPLE["players"]]
+    rounds = [Round(1, "2026-12-01T20:00:00+00:00", "taiwan", {}, dict.fromkeys(names, 0))]
+    assert next(csv.reader(io.StringIO(report.to_csv(rounds))))[3:] == names
+
+
+@pytest.mark.parametrize("name", FORMULAS[:2])
+def test_seat_named_as_a_formula_exports_safely(ledger_path: Path, name: str) -> None:
+    led = Ledger(ledger_path)
+    led.record({"rules": "taiwan"}, {name: 2, "B": -2})
+    header = next(csv.reader(io.StringIO(report.to_csv(led.rounds()))))
+    assert header[3] == "'" + name
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(st.text(st.characters(codec=None, exclude_categories=()), max_size=80))
+def test_any_typed_row_parses_or_says_why_literally(text: str) -> None:
+    """Whatever is typed: cards, or one message with no Markdown character left unescaped."""
+    parsed = engine.parse_row(text)
+    if parsed.error is None:
+        assert all(isinstance(c, str) and len(c) == 2 for c in parsed.cards)
+    else:
+        quoted = parsed.error.split("”")[0]
+        assert all(quoted[i - 1] == "\\" for i, ch in enumerate(quoted) if ch in "*_`[]" and i > 0)
+        assert len(parsed.error) < 400
