@@ -171,14 +171,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--size", type=int, default=4032, help="long side of the photos (a phone's 12 Mpx)")
     ap.add_argument("--splits", default="held_out,train")
     ap.add_argument("--model", default=None, help="ONNX detector (default: the shipped one)")
+    ap.add_argument("--conf", default="", help="the second stage's P(card) thresholds to compare, e.g. "
+                    "0.6,0.4 (default: the detector's)")
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     args = ap.parse_args(argv)
     splits = [Split(s) for s in args.splits.split(",") if s]
     # Render before any onnxruntime session exists: a fork taken after its threads started can hang.
     folders = {s: render(s, args.tables, args.seed, args.size, args.workers) for s in splits}
-    det = get_detector(args.model)
+    base = get_detector(args.model)
+    readers = {"": base} if not args.conf else {
+        f" conf {c}": Detector(session=base.session, classifier=base.classifier, conf=float(c))
+        for c in args.conf.split(",")}
     for s in splits:
-        measure(folders[s], det, args.tables, f"{s.value:>8}")
+        for name, det in readers.items():
+            measure(folders[s], det, args.tables, f"{s.value:>8}{name}")
     return 0
 
 
