@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .classes import CLASS_NAMES
-from .detector import Detector, ModelMismatchError, ModelMissingError, TileConfig, get_detector
+from .detector import Detector, ModelMismatchError, ModelMissingError, ScaleConfig, get_detector
 from .geometry import GeometryConfig, read_table
 from .imageio import ImageReadError, ImageSource, open_photo, read_image
 from .regions import RegionConfig
@@ -28,9 +28,9 @@ __all__ = [
     "Problem",
     "ReadCard",
     "RegionConfig",
+    "ScaleConfig",
     "SeatRead",
     "TableRead",
-    "TileConfig",
     "detect",
     "get_detector",
     "open_photo",
@@ -61,7 +61,7 @@ def read(
 ) -> TableRead:
     """Seats with head/middle/tail cards, plus what the reader is unsure of (`TableRead.problems`)."""
     det = _detector(model)
-    photo = open_photo(image, long_side=det.tiles.long_side)
+    photo = open_photo(image, long_side=det.scale.long_side)
     dets = det.detect_loaded(photo)
     return read_table(dets, seats=seats, deck=deck, width=photo.width, height=photo.height,
                       cfg=geometry or GeometryConfig())

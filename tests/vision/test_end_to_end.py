@@ -109,7 +109,9 @@ def test_real_photos_card_f1():
 
 
 def test_read_runs_the_whole_path_with_any_model():
-    """File -> decode -> tiles -> (stand-in) model -> geometry -> TableRead, without the trained model."""
-    table = vision.read(PHOTO, model=vision.Detector(DATA / "tiny_det.onnx"))
+    """File -> decode -> working scale -> regions -> (stand-in) finder and classifier -> geometry ->
+    TableRead, without the trained models."""
+    model = vision.Detector(DATA / "tiny_det.onnx", classifier=DATA / "tiny_cls.onnx")
+    table = vision.read(PHOTO, model=model)
     assert (table.width, table.height) == (META["width"], META["height"])
     assert isinstance(table.to_table(), dict)
