@@ -93,6 +93,9 @@ def test_cli_pipes_into_scoring():
 @needs_model
 @pytest.mark.skipif(not REAL.exists(), reason="real photos not at ../shared/datasets/real/cardcounter")
 def test_real_photos_card_f1():
+    """The shipped models read the test half's first 20 photos (28 distinct cards) without an error
+    (F1 1.00; the whole half 0.959, `python -m benchmarks.detector --real test --synth 0`): three
+    cards missed, or two read as other cards, fail."""
     from datasets.real import items
 
     photos = items("test")[:20]
@@ -105,7 +108,7 @@ def test_real_photos_card_f1():
         fp += sum((got - want).values())
         fn += sum((want - got).values())
     f1 = 2 * tp / max(1, 2 * tp + fp + fn)
-    assert f1 >= 0.5, f"card-level F1 {f1:.2f} on {len(photos)} real photos"
+    assert f1 >= 0.95, f"card-level F1 {f1:.2f} on {len(photos)} real photos"
 
 
 def test_read_runs_the_whole_path_with_any_model():
