@@ -38,10 +38,10 @@ from tqdm import tqdm
 from benchmarks.metrics import iou_matrix  # the benchmark's IoU: "IoU >= 0.5" means the same in both
 from datasets.crops import BG, _overlaps, held_out, read_yolo, refuse_test_half
 from vision.classifier import CROP_SIZE, crop_box
-from vision.proposer import Proposer
+from vision.proposer import DEFAULT_BOX_CONF, Proposer
 
 POS_IOU = 0.5
-PROPOSAL_CONF = 0.001  # the runtime's box threshold (`vision.detector.DEFAULT_BOX_CONF`)
+PROPOSAL_CONF = DEFAULT_BOX_CONF  # the crops the classifier sees at runtime
 MAX_PROPOSALS = 300  # per image, best first
 
 

@@ -22,6 +22,7 @@ from .classes import CLASS_NAMES
 from .classifier import CLASSIFIER_ENV, IndexClassifier, resolve_classifier
 from .imageio import ImageSource, Photo, open_photo
 from .proposer import (
+    DEFAULT_BOX_CONF,
     DEFAULT_MODEL,
     MODEL_ENV,
     ModelMismatchError,
@@ -44,10 +45,6 @@ __all__ = [
 # generated tuning set (seed 5151, not the benchmark's), never on the test half. Card F1 at 0.5 / 0.6 /
 # 0.7: real finetune 0.926 / 0.942 / 0.950, generated 0.893 / 0.884 / 0.866.
 DEFAULT_CONF = 0.6
-# The finder's box threshold: a proposal threshold, not a decision. At 0.001 its boxes cover 97.1% of
-# the real finetune half's indices (0.01: 94.4%) and 89% of generated whole tables', ~130 boxes a 640
-# photo; the classifier's background class rejects the rest.
-DEFAULT_BOX_CONF = 0.001
 DEDUPE_IOU = 0.3  # two reads this close after the second stage: one index read twice (any names)
 DEDUPE_CONTAINED = 0.5  # ... or this much of the smaller read's box inside the surer one's
 # A proposal overlapping a better-scored one that the classifier read as a card this sure is not read
