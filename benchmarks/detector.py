@@ -1,7 +1,6 @@
 """How well the shipped ONNX detector reads real and held-out synthetic photos (slow; figures printed).
 
-    python -m benchmarks.detector [--model models/cards.onnx] [--synth 100] [--classifier on|off|both]
-                                  [--regions on|off]
+    python -m benchmarks.detector [--model models/cards.onnx] [--synth 100] [--regions on|off]
 
 Real photos: ../shared/datasets/real/cardcounter, split by `datasets.real.split_of`. Only the `test`
 half is a fair measure when the model was fine-tuned on the `finetune` half (see the model card);
@@ -9,47 +8,28 @@ both are printed. Card level: distinct cards per photo, jokers included, card ba
 Box mAP50 is computed with a low confidence threshold (as detectors are usually scored); card level
 at the detector's operating threshold.
 
-`--classifier both` (the default when a classifier file exists) measures the same YOLO alone and
-with the second-stage index classifier (`vision.classifier`) on the same photos, one after the other.
+The detector is the shipped pair: the one-class index finder and the index classifier that names
+its proposals (`vision.detector`); `--classifier-model` measures another classifier with the finder.
 `--regions off` reads every photo whole instead of only its parts with detail (`vision.regions`).
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-import numpy as np
 from tqdm import tqdm
 
 from benchmarks.metrics import BoxMAP, CardScore, IndexScore
 from datasets.fingerprint import generator_fingerprint
-from vision.classifier import DEFAULT_CLASSIFIER, IndexClassifier
-from vision.detector import DEFAULT_BOX_CONF, DEFAULT_CLASSIFIER_CONF, DEFAULT_CONF, Detector
+from vision.classifier import DEFAULT_CLASSIFIER
+from vision.detector import DEFAULT_BOX_CONF, DEFAULT_CONF, Detector
 from vision.regions import RegionConfig
 
 REPO = Path(__file__).resolve().parent.parent
-
-
-class CachedSession:
-    """The YOLO session with its outputs memoised by input tile: every design measured on the same
-    photos shares one YOLO pass per tile, so comparing designs costs only their second stages."""
-
-    def __init__(self, session) -> None:
-        self.session, self.cache = session, {}
-
-    def __getattr__(self, name):
-        return getattr(self.session, name)
-
-    def run(self, names, feeds):
-        key = hashlib.sha1(b"".join(np.ascontiguousarray(v).tobytes() for v in feeds.values())).digest()
-        if key not in self.cache:
-            self.cache[key] = self.session.run(names, feeds)
-        return self.cache[key]
 
 
 def measure(
@@ -120,44 +100,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--synth", type=int, default=100, help="held-out generated photos (0 to skip)")
     p.add_argument("--synth-seed", type=int, default=90210)
     p.add_argument("--real", default="test,finetune", help="real halves to measure ('' for none)")
-    p.add_argument("--classifier", choices=["on", "off", "both"], default="both",
-                   help="second-stage index classifier: with it, without it, or both designs")
     p.add_argument("--classifier-model", default=str(DEFAULT_CLASSIFIER))
     p.add_argument("--box-conf", type=float, default=DEFAULT_BOX_CONF,
-                   help="YOLO box threshold under the classifier")
+                   help="the index finder's box threshold (vision.proposer)")
     p.add_argument("--bg-drop", type=float, default=0.5, help="drop boxes the classifier calls background")
-    p.add_argument("--fuse", choices=["classifier", "product", "both"], default="classifier",
-                   help="card scores from the classifier alone, or times YOLO's (both: measure each)")
     p.add_argument("--regions", choices=["on", "off"], default="on",
                    help="read only the parts of a photo with detail (vision.regions), or every photo whole")
     args = p.parse_args(argv)
 
     regions = RegionConfig(enabled=args.regions == "on")
     conf = args.conf if args.conf is not None else DEFAULT_CONF
-    cls_conf = args.conf if args.conf is not None else DEFAULT_CLASSIFIER_CONF
-    base = Detector(args.model, conf=0.01, classifier=None, unnamed_ok=True, regions=regions)
-    base.session = CachedSession(base.session)
-    designs: dict[str, Detector] = {}
-    if base.proposer:
-        print("one-class index finder: cards are named by the classifier only (no 'YOLO alone' row)")
-        args.classifier = "on"
-    if args.classifier in ("off", "both"):
-        designs["yolo"] = base
-    if args.classifier in ("on", "both"):
-        if not Path(args.classifier_model).exists():
-            if base.proposer:
-                raise SystemExit(f"classifier {args.classifier_model} not found: a one-class model needs it")
-            print(f"classifier {args.classifier_model} not found: YOLO alone only")
-            designs["yolo"] = base
-        else:
-            cls = IndexClassifier(args.classifier_model)
-            for fuse in ("classifier", "product") if args.fuse == "both" else (args.fuse,):
-                designs["yolo+cls" + ("" if fuse == "classifier" else "*yolo")] = Detector(
-                    session=base.session, conf=0.01, tiles=base.tiles, classifier=cls,
-                    box_conf=args.box_conf, bg_drop=args.bg_drop, fuse=fuse, regions=regions,
-                )
-    print(f"model {base.model_path}  input {base.input_hw}  operating conf {conf} (two-stage {cls_conf})  "
-          f"classifier {args.classifier_model if 'yolo+cls' in designs else 'off'}  regions {args.regions}")
+    # read down to 0.01 so the box mAP sees the low-confidence reads; card level filters at `conf`
+    det = Detector(args.model, conf=0.01, classifier=args.classifier_model, box_conf=args.box_conf,
+                   bg_drop=args.bg_drop, regions=regions)
+    print(f"model {det.model_path}  operating conf {conf}  classifier {args.classifier_model}  "
+          f"regions {args.regions}")
     sets: list[tuple[str, list]] = []
     try:
         for split in args.real.split(",") if args.real else []:
@@ -166,12 +123,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"real photos skipped: {e}")
     if args.synth:
         sets.append(("synthetic (held out)", synth_items(args.synth, args.synth_seed)))
-    results = {}
     for label, items in sets:
-        for name, det in designs.items():
-            op = cls_conf if det.classifier is not None else conf
-            results[(label, name)] = measure(det, items, f"{label} {name}", op)
-        base.session.cache.clear()
+        measure(det, items, f"{label} yolo+cls", conf)
     return 0
 
 

@@ -39,7 +39,7 @@ from tqdm import tqdm
 import vision
 from datasets.fingerprint import generator_fingerprint
 from vision.assign import assign
-from vision.detector import DEFAULT_MODEL, Detector, TileConfig
+from vision.detector import DEFAULT_MODEL, Detector, ScaleConfig
 from vision.regions import RegionConfig
 
 REPO = Path(__file__).resolve().parent.parent
@@ -214,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=424242)
     ap.add_argument("--runs", type=int, default=7, help="timed runs per figure (median)")
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--long-side", type=int, default=TileConfig.long_side)
+    ap.add_argument("--long-side", type=int, default=ScaleConfig.long_side)
     ap.add_argument("--also", type=Path, action="append", default=[],
                     help="another ONNX model to time and measure the same way (repeat)")
     ap.add_argument("--skip-e2e", action="store_true")
@@ -232,14 +232,14 @@ def main(argv: list[str] | None = None) -> int:
     photo = speed_photo()
     if not args.skip_e2e:
         generate(BENCH / f"e2e-{args.seed}-{args.tables}-{GEN}", args.tables, args.seed)
-    tiles = TileConfig(long_side=args.long_side)
+    scale = ScaleConfig(long_side=args.long_side)
     models: dict[str, Detector] = {}
     for path in [args.model, *args.also]:  # named by path: two candidates are often both called cards.onnx
         for mode in ("on", "off") if args.regions == "both" else (args.regions,):
             name = str(path) + (" (whole photo)" if mode == "off" and args.regions == "both" else "")
-            models[name] = Detector(path, threads=args.threads, tiles=tiles,
+            models[name] = Detector(path, threads=args.threads, scale=scale,
                                     regions=RegionConfig(enabled=mode == "on"))
-    print(f"model {args.model} input {next(iter(models.values())).input_hw}, long side {args.long_side}, "
+    print(f"model {args.model}, long side {args.long_side}, "
           f"{args.threads} threads, regions {args.regions}")
 
     work = vision.open_photo(photo, long_side=args.long_side).image.shape

@@ -18,27 +18,15 @@ import statistics
 import time
 from pathlib import Path
 
-import cv2
 import numpy as np
 from tqdm import tqdm
 
 from benchmarks.pipeline import BENCH, GEN, generate, speed_photo
-from vision.detector import TileConfig
 from vision.imageio import open_photo
+from vision.proposer import ScaleConfig, working_image
 from vision.regions import Region, RegionConfig, detail_regions, region_keeps
 
 Box = tuple[float, float, float, float]
-
-
-def working_image(path: Path, long_side: int = TileConfig.long_side) -> tuple[np.ndarray, float]:
-    """The image the detector reads (as `Detector.detect` makes it) and its pixels per original pixel."""
-    photo = open_photo(path, long_side=long_side)
-    h, w = photo.image.shape[:2]
-    s = min(1.0, long_side / max(w, h))
-    img = photo.image
-    if s != 1.0:
-        img = cv2.resize(img, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA)
-    return img, photo.scale * s
 
 
 def margin(box: Box, regions: list[Region], w: int, h: int) -> float:
@@ -71,7 +59,7 @@ def measure(label: str, photos: list[tuple[Path, list[Box] | None]], cfg: Region
     `dim` < 1 darkens every photo first (an evening table under one lamp). Returns the indices missed."""
     margins, areas, times = [], [], []
     for path, boxes in tqdm(photos, desc=label, unit="photo", leave=False):
-        img, scale = working_image(path)
+        img, scale = working_image(open_photo(path, long_side=ScaleConfig.long_side), ScaleConfig())
         h, w = img.shape[:2]
         if boxes is None:  # generated: normalised YOLO labels, so any scale
             boxes = yolo_boxes(path.parent.parent / "labels" / (path.stem + ".txt"), w, h)

@@ -38,9 +38,11 @@ from tqdm import tqdm
 from benchmarks.metrics import iou_matrix  # the benchmark's IoU: "IoU >= 0.5" means the same in both
 from datasets.crops import BG, _overlaps, held_out, read_yolo, refuse_test_half
 from vision.classifier import CROP_SIZE, crop_box
+from vision.proposer import DEFAULT_BOX_CONF, Proposer
 
 POS_IOU = 0.5
-PROPOSAL_CONF = 0.001
+PROPOSAL_CONF = DEFAULT_BOX_CONF  # the crops the classifier sees at runtime
+MAX_PROPOSALS = 300  # per image, best first
 
 
 def label_proposals(
@@ -78,9 +80,8 @@ def mine(
     size: int = CROP_SIZE, real_val_share: float = 0.15,
 ) -> dict:
     from datasets.real import REAL_ROOT
-    from vision.detector import Detector
 
-    det = Detector(model, classifier=None, conf=PROPOSAL_CONF, unnamed_ok=True)
+    finder = Proposer(model, conf=PROPOSAL_CONF)
     rng = np.random.default_rng([seed, 77])
     real_root = REAL_ROOT.resolve()
     parts: dict[str, tuple[list, list, list]] = {"train": ([], [], []), "val": ([], [], [])}
@@ -97,8 +98,7 @@ def mine(
             H, W = img.shape[:2]
             cx, cy, bw, bh = labels[:, 1] * W, labels[:, 2] * H, labels[:, 3] * W, labels[:, 4] * H
             truth = np.column_stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2])
-            dets = det.detect(img)
-            props = np.array([d.box for d in dets], np.float64).reshape(-1, 4)
+            props = finder.propose(img)[0][:MAX_PROPOSALS].astype(np.float64)
             idx, ys = label_proposals(props, truth, labels[:, 0].astype(int), max_bg)
             split = "val" if is_real and held_out(img_path, real_val_share) else "train"
             xs, yl, src = parts[split]

@@ -12,7 +12,7 @@ import dataclasses
 from pathlib import Path
 
 from .classes import CLASS_NAMES
-from .detector import Detector, ModelMismatchError, ModelMissingError, TileConfig, get_detector
+from .detector import Detector, ModelMismatchError, ModelMissingError, ScaleConfig, get_detector
 from .geometry import GeometryConfig, read_table
 from .imageio import ImageReadError, ImageSource, open_photo, read_image
 from .jokers import without_jokers
@@ -30,9 +30,9 @@ __all__ = [
     "Problem",
     "ReadCard",
     "RegionConfig",
+    "ScaleConfig",
     "SeatRead",
     "TableRead",
-    "TileConfig",
     "detect",
     "get_detector",
     "open_photo",
@@ -72,7 +72,7 @@ def read(
     (`vision.jokers`); None leaves the reader free to. A photo without colour is a `grey_photo`
     problem: the suits' colours are what tells ♥ from ♠."""
     det = _detector(model)
-    photo = open_photo(image, long_side=det.tiles.long_side)
+    photo = open_photo(image, long_side=det.scale.long_side)
     dets = det.detect_loaded(photo)
     if jokers == 0:
         dets = without_jokers(dets)

@@ -36,7 +36,7 @@ REFINE_BELOW_BG = 0.5
 REFINE_BELOW_TOP = 0.9  # ... and only while its first read is unsure (no card as likely as this)
 
 DEFAULT_CLASSIFIER = Path(__file__).resolve().parent.parent / "models" / "index_classifier.onnx"
-CLASSIFIER_ENV = "CARDS_CLASSIFIER"  # "off" disables the stage, a path picks another model
+CLASSIFIER_ENV = "CARDS_CLASSIFIER"  # another classifier file instead of the one beside the model
 
 
 def crop_matrix(box: Sequence[float], size: int = CROP_SIZE, context: float = CONTEXT) -> np.ndarray:
@@ -103,23 +103,18 @@ def softmax(x: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
-def resolve_classifier(option: str | Path | None, model_path: Path | None = None) -> Path | None:
-    """Which classifier file a detector uses.
+def resolve_classifier(option: str | Path, model_path: Path | None = None) -> Path | None:
+    """Which classifier file a detector uses (the caller says what a missing file means).
 
-    - None or "off": none.
-    - a path: that file (it must exist).
-    - "auto": `$CARDS_CLASSIFIER` when set ("off" switches the stage off, e.g. to compare designs),
-      else `index_classifier.onnx` beside the detector's own model file when there is one. A
-      classifier is paired with the detector it sits beside, so a detector loaded from elsewhere (a
-      test fixture, a candidate checkpoint) is not silently combined with an unrelated classifier.
+    - a path: that file.
+    - "auto": `$CARDS_CLASSIFIER` when set, else `index_classifier.onnx` beside the detector's own
+      model file when there is one (else None). A classifier is paired with the detector it sits
+      beside, so a detector loaded from elsewhere (a test fixture, a candidate checkpoint) is not
+      silently combined with an unrelated classifier.
     """
-    if option is None:
-        return None
     if str(option) != "auto":
-        return None if str(option).lower() == "off" else Path(option)
+        return Path(option)
     env = os.environ.get(CLASSIFIER_ENV, "")
-    if env.lower() in ("off", "0", "none", "no"):
-        return None
     if env:
         return Path(env)
     if model_path is None:

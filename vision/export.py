@@ -1,12 +1,13 @@
 """Export trained weights to the ONNX model the runtime loads (extra `train`).
 
-The ONNX input shape is fixed at export (onnxruntime runs fastest with static shapes), so export
-the tile size `vision.detector` feeds it. Class names travel in the ONNX metadata, and the runtime
-checks them against `vision.classes.CLASS_NAMES` so a model trained on another class order cannot
-be loaded silently.
+The ONNX input shape is fixed at export (640, the crops the model is trained on): `vision.quantize`
+calibrates that export on 640 tiles, and `vision.whole_photo` then frees its input size, which is
+the model the runtime reads. Class names travel in the ONNX metadata, and the runtime reads only a
+one-class index finder (`vision.train --single-cls`; `vision.proposer.check_proposer`).
 
     python -m vision.export --weights models/last.pt --imgsz 640      # -> models/cards.fp32.onnx
     python -m vision.quantize --calib DIR [--calib DIR]                # -> models/cards.onnx (int8)
+    python -m vision.whole_photo --model models/cards.onnx            # any input size
 
 The float export is an intermediate (not committed): the shipped `models/cards.onnx` is its int8
 quantisation (`vision.quantize`), 2.8x faster per tile on this CPU for the same proposals.

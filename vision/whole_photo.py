@@ -4,9 +4,9 @@
     python -m vision.whole_photo --model models/cards.onnx --out models/cards.whole.onnx
 
 Why: the Ultralytics export's Detect head ends in constants made for its 640x640 input (8,400 anchor
-centres and strides, a reshape to 8,400), so the runtime cut a 1216x912 photo into four overlapping
-640 tiles: 1.64 Mpx of convolutions for 1.11 Mpx of photo, plus merging the tiles' boxes and
-dropping boxes cut by a seam. Everything before those constants is convolutions, which take any
+centres and strides, a reshape to 8,400), so it reads a 1216x912 photo only as four overlapping 640
+tiles: 1.64 Mpx of convolutions for 1.11 Mpx of photo, plus merging the tiles' boxes and dropping
+boxes cut by a seam. Everything before those constants is convolutions, which take any
 input size. This cuts the graph where the head's three levels are concatenated (box distributions,
 class logits), makes the input's height and width free, and leaves the rest to numpy
 (`vision.yolo_head`): on this 2-core CPU one 928x1216 pass costs ~470 ms against ~700 ms for the

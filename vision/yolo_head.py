@@ -1,15 +1,16 @@
 """The YOLOv8 Detect head's post-processing in numpy, for a model whose graph stops before it.
 
 Why: an Ultralytics ONNX export bakes the anchor grid of its input size into the graph (constants of
-8,400 anchors for 640x640), so it can only ever read 640x640 tiles. Cut before that post-processing
-(`vision.whole_photo`), the same network takes any input size, and the whole working photo is read in
-one pass: the four overlapping 640 tiles of a 1216x912 photo cost 1.64 Mpx of convolutions, one pass
-1.13 Mpx. What the cut leaves is done here, only for the anchors that pass the score threshold:
+8,400 anchors for 640x640), so it can only read 640x640 inputs. Cut before that post-processing
+(`vision.whole_photo`), the same network takes any input size, and each part of the working photo is
+read in one pass: one pass over a 1216x912 photo costs 1.13 Mpx of convolutions, where four
+overlapping 640 inputs would cost 1.64 Mpx. What the cut leaves is done here, only for the anchors
+that pass the score threshold:
 the class sigmoid, the distribution-focal-loss expectation (a softmax over `reg_max` bins per box side)
 and the anchor-relative box.
 
-The result has the layout of `vision.detector.decode`: xyxy boxes in input pixels, top scores, score
-rows. For a 640x640 input it equals the uncut export's output (tested to float rounding).
+The result: xyxy boxes in input pixels, top scores, score rows. For a 640x640 input it equals the
+uncut export's output (tested to float rounding).
 
 >>> import numpy as np
 >>> box = np.zeros((1, 64, 21), np.float32); cls = np.full((1, 1, 21), -9.0, np.float32)

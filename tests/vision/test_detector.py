@@ -1,7 +1,11 @@
-"""Detector plumbing without a trained model: tiling, decode, NMS, coordinates back to the photo.
+"""The two-stage detector without the trained models: proposals from a one-class finder cut for
+whole photos, named by the index classifier, deduplicated, boxes back in the photo's pixels.
 
-`SquareSession` stands in for onnxruntime: it "detects" pure-red squares in each input tile and
-reads the class id from the green channel, so the right answer for any photo we paint is known.
+`Finder` stands in for the shipped `models/cards.onnx` (a onnxruntime-like session with its outputs
+`box_dist`, `cls_logits` and its metadata): it proposes one box per red or blue square, exactly on
+the square, plus optionally a weak false box at a fixed place. `tiny_cls.onnx` names a red index "Ah",
+a blue one "As", white or grey "bg" (tests/data/vision/make_tiny_cls.py). So the right answer for any
+photo painted here is known.
 """
 
 from __future__ import annotations
@@ -15,147 +19,245 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from vision.classes import CLASS_NAMES
-from vision.detector import Detector, ModelMissingError, TileConfig, nms, plan_scale, tile_origins
+from vision.classifier import CLASSIFIER_NAMES
+from vision.detector import DEDUPE_CONTAINED, Detector, ModelMismatchError, ModelMissingError, drop_contained
+from vision.proposer import ScaleConfig, nms
+from vision.regions import RegionConfig
+from vision.yolo_head import OUTPUTS, REG_MAX, anchor_grid
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "vision"
+TINY_CLS = DATA / "tiny_cls.onnx"
+TINY_DET = DATA / "tiny_det.onnx"
 
 
-class SquareSession:
-    def __init__(self, hw=(640, 640), n_out=200):
-        self.hw, self.n_out, self.calls = hw, n_out, 0
+def _logit(p: float) -> float:
+    return float(np.log(p / (1 - p)))
+
+
+class Finder:
+    """A fake cut one-class finder: per red or blue component of the input, the stride-8 anchor
+    holding its centre scores 0.9 with the component's box; `false_box` (input pixels, so read the
+    photo whole) scores 0.08."""
+
+    def __init__(self, false_box=None, outputs=OUTPUTS, names="{0: 'item'}"):
+        self.false_box, self.outputs, self.names = false_box, outputs, names
+        self.shapes: list[tuple[int, ...]] = []
 
     def get_inputs(self):
-        return [SimpleNamespace(name="images", shape=[1, 3, *self.hw])]
+        return [SimpleNamespace(name="images", shape=[1, 3, "height", "width"])]
 
-    def run(self, _names, feeds):
-        self.calls += 1
-        x = feeds["images"][0]  # 3xHxW RGB 0..1
-        assert x.shape[1:] == self.hw and x.dtype == np.float32
-        r, g, b = x[0], x[1], x[2]
-        mask = ((r > 0.8) & (b < 0.2)).astype(np.uint8)
+    def get_outputs(self):
+        return [SimpleNamespace(name=n) for n in self.outputs]
+
+    def get_modelmeta(self):
+        return SimpleNamespace(custom_metadata_map={"names": self.names, "strides": "8,16,32"})
+
+    def run(self, names, feeds):
+        assert list(names) == list(OUTPUTS)
+        x = feeds["images"]
+        self.shapes.append(x.shape)
+        assert x.dtype == np.float32 and x.shape[2] % 32 == 0 and x.shape[3] % 32 == 0
+        hw = x.shape[2:]
+        pts, st = anchor_grid(hw)
+        box = np.full((1, 4 * REG_MAX, len(pts)), -50.0, np.float32)
+        box[0, ::REG_MAX] = 0.0  # a zero-size box wherever nothing is found
+        cls = np.full((1, 1, len(pts)), -20.0, np.float32)
+        r, b = x[0, 0], x[0, 2]
+        mask = (((r > 0.8) & (b < 0.2)) | ((b > 0.8) & (r < 0.2))).astype(np.uint8)
         n, _, stats, cents = cv2.connectedComponentsWithStats(mask)
-        out = np.zeros((1, 4 + len(CLASS_NAMES), self.n_out), np.float32)
-        for k in range(1, min(n, self.n_out + 1)):
-            x0, y0, w, h, area = stats[k]
-            if area < 20:
-                continue
-            cx, cy = cents[k]
-            cls = int(round(g[int(cy), int(cx)] * 255 / 4))
-            out[0, :4, k - 1] = [x0 + w / 2, y0 + h / 2, w, h]
-            out[0, 4 + cls, k - 1] = 0.9
-            out[0, 4 + (cls + 1) % len(CLASS_NAMES), k - 1] = 0.3
-        return [out]
+        found = [(tuple(stats[k][:2]), tuple(stats[k][:2] + stats[k][2:4]), 0.9) for k in range(1, n)]
+        if self.false_box is not None:
+            found.append((self.false_box[:2], self.false_box[2:], 0.08))
+        for (x0, y0), (x1, y1), p in found:
+            a = int((int((y0 + y1) / 2 // 8)) * (hw[1] // 8) + (x0 + x1) / 2 // 8)  # a stride-8 anchor
+            cx, cy = pts[a] * st[a]
+            for side, d in enumerate(((cx - x0) / 8, (cy - y0) / 8, (x1 - cx) / 8, (y1 - cy) / 8)):
+                lo, f = int(d), d - int(d)  # expectation lo + f from two bins
+                box[0, side * REG_MAX:(side + 1) * REG_MAX, a] = -50.0
+                box[0, side * REG_MAX + lo, a] = np.log(max(1 - f, 1e-12))
+                box[0, side * REG_MAX + min(lo + 1, REG_MAX - 1), a] = np.log(max(f, 1e-12))
+            cls[0, 0, a] = _logit(p)
+        return [box, cls]
+
+
+def detector(**kw) -> Detector:
+    kw.setdefault("session", Finder())
+    return Detector(classifier=kw.pop("classifier", TINY_CLS), **kw)
 
 
 def paint(w, h, squares):
-    """White photo with red squares (x, y, side, cls) in BGR."""
+    """A white photo with red (card "Ah") or blue ("As") squares (x, y, side, card), BGR."""
     img = np.full((h, w, 3), 255, np.uint8)
-    for x, y, side, cls in squares:
-        img[y : y + side, x : x + side] = (0, cls * 4, 255)
+    for x, y, side, card in squares:
+        img[y : y + side, x : x + side] = (0, 0, 255) if card == "Ah" else (255, 0, 0)
     return img
 
 
 def check(dets, squares, tol):
-    assert len(dets) == len(squares), [d.card for d in dets]
-    for x, y, side, cls in squares:
+    assert len(dets) == len(squares), [(d.card, d.box) for d in dets]
+    for x, y, side, card in squares:
         d = min(dets, key=lambda d: abs(d.center[0] - x - side / 2) + abs(d.center[1] - y - side / 2))
-        assert d.card == CLASS_NAMES[cls]
+        assert d.card == card
         assert np.allclose(d.box, (x, y, x + side, y + side), atol=tol), (d.box, (x, y, side))
-        assert d.scores is not None and d.scores.shape == (len(CLASS_NAMES),)
-        assert d.confidence == pytest.approx(0.9)
+        assert d.scores is not None and d.scores.shape == (54,)
+        assert d.scores.sum() == pytest.approx(1, abs=1e-4)
+        assert 0.9 < d.confidence <= 1.0
 
 
-def test_tile_plan_covers_with_overlap():
-    for length in (100, 640, 641, 1000, 1216, 1280, 3000):
-        o = tile_origins(length, 640, 64)
-        assert o[0] == 0 and o[-1] + min(640, length) == length
-        assert all(b - a <= 640 - 64 for a, b in zip(o, o[1:], strict=False))
-    assert plan_scale(640, 480, (640, 640), TileConfig()) == (1.0, False)  # close-up: one tile, as is
-    assert plan_scale(320, 240, (640, 640), TileConfig(max_upscale=1.5)) == (1.5, False)
-
-
-def test_large_photo_tiled_and_mapped_back():
+# -- scale and coordinates ------------------------------------------------------------------------
+def test_large_photo_read_at_the_working_scale_and_mapped_back():
     rng = np.random.default_rng(1)
-    squares = [(int(x), int(y), 110, int(c)) for x, y, c in zip(rng.integers(0, 3850, 18),
-               rng.integers(0, 2850, 18), rng.integers(0, 54, 18), strict=True)]
-    # keep them apart so each is one detection, and put some right on the tile seams
-    squares = [s for i, s in enumerate(squares) if all(abs(s[0] - t[0]) > 130 or abs(s[1] - t[1]) > 130
-                                                      for t in squares[:i])]
-    seam = 576 / 0.304  # a tile seam of the 2x2 plan, in original pixels
-    squares += [(int(seam) - 55, 1400, 110, 7), (2000, int(seam) - 50, 110, 9)]
-    sess = SquareSession()
-    det = Detector(session=sess)
-    dets = det.detect(paint(4000, 3000, squares))
-    assert sess.calls == 4  # 1216x912 working size -> 2x2 tiles of 640
-    check(dets, squares, tol=8)
+    squares = [(int(x), int(y), 110, "Ah" if c else "As") for x, y, c in
+               zip(rng.integers(0, 3850, 18), rng.integers(0, 2850, 18), rng.integers(0, 2, 18), strict=True)]
+    squares = [s for i, s in enumerate(squares) if all(abs(s[0] - t[0]) > 200 or abs(s[1] - t[1]) > 200
+                                                      for t in squares[:i])]  # apart: one read each
+    finder = Finder()
+    dets = detector(session=finder, regions=RegionConfig(enabled=False)).detect(paint(4000, 3000, squares))
+    assert finder.shapes == [(1, 3, 960, 1280)]  # 1280 x 960 working photo, one pass
+    check(dets, squares, tol=4)  # a working pixel is 3.1 photo pixels
 
 
-def test_portrait_photo_rotated_for_landscape_input():
-    squares = [(100, 200, 60, 3), (700, 1500, 60, 30), (1000, 100, 60, 53)]
-    sess = SquareSession(hw=(960, 1280))
-    dets = Detector(session=sess).detect(paint(1200, 1600, squares))
-    assert sess.calls == 1
+def test_regions_read_only_parts_and_map_back_the_same():
+    squares = [(300, 200, 110, "Ah"), (3500, 2700, 110, "As")]
+    finder = Finder()
+    dets = detector(session=finder).detect(paint(4000, 3000, squares))
+    assert len(finder.shapes) == 2 and all(s[2] * s[3] < 1280 * 960 / 4 for s in finder.shapes)
     check(dets, squares, tol=4)
 
 
-def test_close_up_is_one_tile_at_native_scale():
-    squares = [(10, 10, 40, 0), (300, 200, 80, 51)]
-    sess = SquareSession()
-    dets = Detector(session=sess).detect(paint(640, 480, squares))
-    assert sess.calls == 1
+def test_close_up_is_read_at_native_scale_never_enlarged():
+    squares = [(40, 40, 40, "Ah"), (300, 200, 80, "As")]
+    assert ScaleConfig().factor(640, 480) == 1.0
+    dets = detector(regions=RegionConfig(enabled=False)).detect(paint(640, 480, squares))
     check(dets, squares, tol=1.01)
 
 
 def test_encoded_jpeg_with_exif_rotation():
-    squares = [(100, 100, 60, 5)]
+    squares = [(100, 100, 60, "Ah")]
     rgb = paint(900, 600, squares)[:, :, ::-1]
     exif = Image.Exif()
     exif[0x0112] = 6  # stored sideways; viewer rotates 90 cw
     buf = io.BytesIO()
     Image.fromarray(np.ascontiguousarray(np.rot90(rgb, 1))).save(buf, "JPEG", quality=98, exif=exif)
-    dets = Detector(session=SquareSession()).detect(buf.getvalue())
-    check(dets, squares, tol=3)
+    check(detector().detect(buf.getvalue()), squares, tol=3)
 
 
-def test_nms_agnostic_and_class_aware():
+def test_nms_keeps_the_best_of_overlapping_boxes():
     boxes = np.array([[0, 0, 10, 10], [1, 1, 11, 11], [50, 50, 60, 60]], np.float32)
-    scores = np.array([0.9, 0.8, 0.7], np.float32)
-    assert nms(boxes, scores, 0.5).tolist() == [0, 2]
-    assert nms(boxes, scores, 0.5, np.array([0, 1, 0])).tolist() == [0, 1, 2]
+    assert nms(boxes, np.array([0.8, 0.9, 0.7], np.float32), 0.5).tolist() == [1, 2]
+    assert nms(boxes, np.array([0.8, 0.9, 0.7], np.float32), 0.9).tolist() == [1, 0, 2]
 
 
-def test_real_onnx_file_loads_and_decodes():
-    det = Detector(DATA / "tiny_det.onnx")
-    assert det.input_hw == (64, 96)
-    dets = det.detect(np.zeros((64, 96, 3), np.uint8))
-    assert [(d.card, round(d.confidence, 2)) for d in dets] == [("As", 0.9), ("Kh", 0.8)]
-    assert dets[0].box == pytest.approx((15, 22, 25, 38))
-    assert dets[1].box == pytest.approx((64, 31, 76, 49))
+# -- the second stage -----------------------------------------------------------------------------
+def test_weak_false_box_is_proposed_and_read_as_background():
+    """The box threshold is a proposal threshold: a 0.08 box reaches the classifier, which drops it
+    as background on blank card."""
+    whole = RegionConfig(enabled=False)
+    img = paint(640, 480, [(50, 100, 40, "Ah")])
+    det = detector(session=Finder(false_box=(500, 400, 530, 450)), regions=whole)
+    assert len(det.proposer.propose(img)[0]) == 2
+    check(det.detect(img), [(50, 100, 40, "Ah")], tol=1.01)
+    above = detector(session=Finder(false_box=(500, 400, 530, 450)), regions=whole, box_conf=0.1)
+    assert len(above.proposer.propose(img)[0]) == 1
 
 
+def _probs(card: str, p: float) -> np.ndarray:
+    v = np.full(55, (1 - p) / 54, np.float32)
+    v[CLASSIFIER_NAMES.index(card)] = p
+    return v
+
+
+def test_a_read_mostly_inside_a_surer_one_is_the_same_index():
+    """On the app's sample photo a sideways index was read as Th (its whole box) and as Td (a box
+    half inside it, IoU 0.29, below the 0.3 dedupe). A read with half or more of its box inside a
+    surer read's box is that index again and goes; neighbours that only touch stay."""
+    det = detector(skip_sure=None)  # every box read (the half box would not be, behind a sure Th)
+    table = np.stack([_probs("Th", 0.98), _probs("Td", 0.9), _probs("9c", 0.95), _probs("8c", 0.93)])
+    det.classifier = SimpleNamespace(probabilities=lambda image, boxes: table)
+    boxes = np.array([[269, 445, 312, 470], [293, 450, 312, 482],  # Th, and a half box on it
+                      [400, 445, 443, 470], [440, 445, 483, 470]], np.float32)  # 9c and 8c touching
+    kept, conf, _ = det.reclassify(np.zeros((600, 600, 3), np.uint8), boxes)
+    assert sorted(map(tuple, kept.tolist())) == sorted(map(tuple, boxes[[0, 2, 3]].tolist()))
+    assert np.allclose(sorted(conf), [0.93, 0.95, 0.98], atol=1e-4)
+
+
+def test_drop_contained_judges_each_box_against_the_better_ones_kept():
+    b = np.array([[0, 0, 20, 20], [0, 0, 20, 9], [0, 0, 20, 11], [30, 0, 50, 20]], np.float32)
+    # the 20x9 box is 100% inside the whole one; 20x11 too, but 9 of its 11 rows are the kept 20x9's
+    assert drop_contained(b, np.array([0.9, 0.8, 0.7, 0.6]), DEDUPE_CONTAINED).tolist() == [0, 3]
+    assert drop_contained(b, np.array([0.5, 0.8, 0.7, 0.6]), DEDUPE_CONTAINED).tolist() == [1, 3]
+    assert drop_contained(b, np.array([0.9, 0.8, 0.7, 0.6]), 1.01).tolist() == [0, 1, 2, 3]
+
+
+def test_a_box_behind_a_sure_read_is_not_read_again():
+    """`skip_sure`: proposals come best first; one that the dedupe would merge with a better box read
+    as a sure card is not cropped at all, one behind an unsure or background read is."""
+    det = detector(skip_sure=0.8)
+    reads = {269: ("Th", 0.98), 293: ("Td", 0.99), 400: ("9c", 0.5), 410: ("9c", 0.95),
+             600: ("bg", 0.99), 605: ("8c", 0.9)}
+    asked: list[int] = []
+
+    def probabilities(image, boxes):
+        asked.extend(int(b[0]) for b in boxes)
+        return np.stack([_probs(*reads[int(b[0])]) for b in boxes])
+
+    det.classifier = SimpleNamespace(probabilities=probabilities)
+    boxes = np.array([[269, 445, 312, 470], [293, 450, 312, 482],  # sure Th, a half box on it
+                      [400, 445, 443, 470], [410, 445, 453, 470],  # unsure 9c, a shifted box on it
+                      [600, 445, 643, 470], [605, 447, 648, 472]], np.float32)  # background, a box on it
+    kept, conf, rows = det.reclassify(np.zeros((700, 700, 3), np.uint8), boxes)
+    assert sorted(asked) == [269, 400, 410, 600, 605]  # the Td box behind the sure Th was never read
+    assert sorted(CLASSIFIER_NAMES[int(r.argmax())] for r in rows) == ["8c", "9c", "Th"]
+
+
+# -- what is refused ------------------------------------------------------------------------------
 def test_missing_model_is_a_clear_error(tmp_path):
     with pytest.raises(ModelMissingError, match="not found"):
         Detector(tmp_path / "nope.onnx")
 
 
-def test_working_scale_from_model_metadata():
-    assert Detector(DATA / "tiny_det.onnx").tiles == TileConfig()
-    det = Detector(DATA / "tiny_det_832.onnx")
-    assert (det.tiles.long_side, det.tiles.overlap) == (832, 48)
+def test_a_model_not_cut_for_whole_photos_is_refused_with_the_command_that_cuts_it():
+    with pytest.raises(ModelMismatchError, match=r"python -m vision\.whole_photo --model"):
+        detector(session=Finder(outputs=("output0",)))
+    with pytest.raises(ModelMismatchError, match=r"python -m vision\.whole_photo --model"):
+        Detector(TINY_CLS)  # the classifier's file as the detector
 
 
-def test_model_with_other_class_order_is_refused():
-    from vision.detector import ModelMismatchError, check_class_names
+def test_a_model_of_the_54_cards_is_refused():
+    names = str({i: n for i, n in enumerate(CLASSIFIER_NAMES[:-1])})
+    with pytest.raises(ModelMismatchError, match="one-class index finder"):
+        detector(session=Finder(names=names))
 
-    class Meta:
-        custom_metadata_map = {"names": str({i: n for i, n in enumerate(reversed(CLASS_NAMES))})}
 
-    class Sess(SquareSession):
-        def get_modelmeta(self):
-            return Meta()
+def test_the_detector_needs_its_classifier(tmp_path, monkeypatch):
+    monkeypatch.delenv("CARDS_CLASSIFIER", raising=False)
+    with pytest.raises(ModelMissingError, match="no index classifier"):
+        Detector(session=Finder())  # a fake session has no file the classifier could sit beside
+    with pytest.raises(ModelMissingError, match="no index classifier"):
+        Detector(TINY_DET)  # nothing called index_classifier.onnx beside it
+    monkeypatch.setenv("CARDS_CLASSIFIER", "off")
+    with pytest.raises(ModelMissingError, match="index classifier not found: off"):
+        Detector(TINY_DET)
+    with pytest.raises(ModelMissingError, match="index classifier not found"):
+        Detector(session=Finder(), classifier=tmp_path / "none.onnx")
 
-    with pytest.raises(ModelMismatchError, match="index 0"):
-        Detector(session=Sess())
-    Meta.custom_metadata_map = {"names": str(dict(enumerate(CLASS_NAMES)))}
-    check_class_names(Sess())  # the right order passes
+
+def test_the_onnx_stand_in_loads_with_the_classifier_from_the_environment(monkeypatch):
+    """A real ONNX file (tests/data/vision/make_tiny_onnx.py): the cut outputs, the strides in its
+    metadata, the classifier named by $CARDS_CLASSIFIER. It proposes a 32 x 32 box on each red or blue
+    8 x 8 cell, so a square comes out as a few reads, each centred on the square and named right."""
+    monkeypatch.setenv("CARDS_CLASSIFIER", str(TINY_CLS))
+    det = Detector(TINY_DET)
+    assert det.classifier.model_path == TINY_CLS and det.proposer.strides == (8, 16, 32)
+    squares = [(48, 96, 32, "Ah"), (200, 96, 32, "As")]
+    dets = det.detect(paint(640, 480, squares))
+
+    def on(d, square) -> bool:  # centred on the square, give or take the 8-pixel cell grid
+        x, y, side, _ = square
+        return abs(d.center[0] - x - side / 2) <= 12 and abs(d.center[1] - y - side / 2) <= 12
+
+    for square in squares:
+        reads = [d for d in dets if on(d, square)]
+        assert reads and all(d.card == square[3] for d in reads)
+    assert all(any(on(d, square) for square in squares) for d in dets)
+    assert det.detect(np.full((64, 96, 3), 255, np.uint8)) == []

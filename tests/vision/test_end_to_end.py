@@ -93,6 +93,9 @@ def test_cli_pipes_into_scoring():
 @needs_model
 @pytest.mark.skipif(not REAL.exists(), reason="real photos not at ../shared/datasets/real/cardcounter")
 def test_real_photos_card_f1():
+    """The shipped models read the test half's first 20 photos (28 distinct cards) without an error
+    (F1 1.00; the whole half 0.959, `python -m benchmarks.detector --real test --synth 0`): three
+    cards missed, or two read as other cards, fail."""
     from datasets.real import items
 
     photos = items("test")[:20]
@@ -105,11 +108,13 @@ def test_real_photos_card_f1():
         fp += sum((got - want).values())
         fn += sum((want - got).values())
     f1 = 2 * tp / max(1, 2 * tp + fp + fn)
-    assert f1 >= 0.5, f"card-level F1 {f1:.2f} on {len(photos)} real photos"
+    assert f1 >= 0.95, f"card-level F1 {f1:.2f} on {len(photos)} real photos"
 
 
 def test_read_runs_the_whole_path_with_any_model():
-    """File -> decode -> tiles -> (stand-in) model -> geometry -> TableRead, without the trained model."""
-    table = vision.read(PHOTO, model=vision.Detector(DATA / "tiny_det.onnx"))
+    """File -> decode -> working scale -> regions -> (stand-in) finder and classifier -> geometry ->
+    TableRead, without the trained models."""
+    model = vision.Detector(DATA / "tiny_det.onnx", classifier=DATA / "tiny_cls.onnx")
+    table = vision.read(PHOTO, model=model)
     assert (table.width, table.height) == (META["width"], META["height"])
     assert isinstance(table.to_table(), dict)

@@ -69,8 +69,8 @@ def test_pair_safe_detector_computes_what_exact_kernels_compute(tmp_path):
     everywhere): the same raw outputs on the sample photo to the last bit. On an x86 CPU without VNNI
     (this one) a single saturated pair would show; the usual int8 weights differed here by up to ~50."""
     ort = pytest.importorskip("onnxruntime")
-    from vision.detector import tile_blob
     from vision.imageio import open_photo
+    from vision.proposer import tile_blob
     from vision.quantize import unsigned_weights
 
     safe = _pair_safe_detector(tmp_path)

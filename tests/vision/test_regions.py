@@ -150,15 +150,15 @@ def test_disabled_or_grey_images():
 def test_detector_runs_only_on_regions_and_maps_boxes_back():
     det = Detector(DEFAULT_MODEL)
     calls = []
-    run = det.session.run
-    det.session.run = lambda names, feeds: calls.append(feeds["images"].shape) or run(names, feeds)
-    boxes, _, _ = det.detect_photo(np.full((960, 1280, 3), 200, np.uint8))
+    run = det.proposer.session.run
+    det.proposer.session.run = lambda names, feeds: calls.append(feeds["images"].shape) or run(names, feeds)
+    boxes, _, _ = det.detect_working(np.full((960, 1280, 3), 200, np.uint8))
     assert calls == [] and boxes.shape == (0, 4)  # nothing to read on a blank photo
     img = _table()
     for x, y in ((100, 450), (1100, 800)):
         _corner(img, x, y)
     regions = detail_regions(img)
-    det.detect_photo(img)
+    det.detect_working(img)
     assert calls == [(1, 3, y1 - y0, x1 - x0) for x0, y0, x1, y1 in (r.window for r in regions)]
 
 

@@ -1,14 +1,24 @@
 """A detector cut before its head's post-processing reads a whole photo in one pass and gives the
-uncut export's answer (`vision.whole_photo`, `vision.yolo_head`, `Detector.whole_photo`)."""
+uncut export's answer (`vision.whole_photo`, `vision.yolo_head`, `vision.proposer`)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from vision.detector import DEFAULT_MODEL, Detector, decode
+from vision.detector import DEFAULT_MODEL
+from vision.proposer import Proposer
 from vision.regions import RegionConfig
 from vision.yolo_head import OUTPUTS, anchor_grid, decode_raw
+
+
+def _decode_export(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """An uncut export's 1 x (4 + nc) x N output (cx, cy, w, h, then nc sigmoid scores) as xyxy boxes,
+    top scores and score rows: the reference the cut model is held to."""
+    pred = raw[0].T
+    cx, cy, w, h = pred[:, 0], pred[:, 1], pred[:, 2], pred[:, 3]
+    boxes = np.column_stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2])
+    return boxes, pred[:, 4:].max(axis=1), pred[:, 4:]
 
 
 def test_anchor_grid_is_the_heads_order():
@@ -67,7 +77,7 @@ def test_cut_export_matches_the_uncut_one_and_takes_any_size(tmp_path, monkeypat
     b = ort.InferenceSession(str(cut), providers=["CPUExecutionProvider"])
     assert tuple(o.name for o in b.get_outputs()) == OUTPUTS
     x = np.random.default_rng(0).random((1, 3, 96, 96), dtype=np.float32)
-    ref_boxes, ref_top, ref_probs = decode(a.run(None, {"images": x})[0], 0.0)
+    ref_boxes, ref_top, ref_probs = _decode_export(a.run(None, {"images": x})[0])
     boxes, top, probs = decode_raw(*b.run(list(OUTPUTS), {"images": x}), (96, 96), conf=0.0)
     np.testing.assert_allclose(boxes, ref_boxes, atol=1e-3)
     np.testing.assert_allclose(probs, ref_probs, atol=1e-5)
@@ -77,10 +87,10 @@ def test_cut_export_matches_the_uncut_one_and_takes_any_size(tmp_path, monkeypat
 
 
 def test_shipped_detector_reads_whole_photos():
-    det = Detector(DEFAULT_MODEL, regions=RegionConfig(enabled=False))  # (else only parts with detail)
-    assert det.whole_photo
+    finder = Proposer(DEFAULT_MODEL, regions=RegionConfig(enabled=False))  # (else only parts with detail)
     calls = []
-    run = det.session.run
-    det.session.run = lambda names, feeds: calls.append(feeds["images"].shape) or run(names, feeds)
-    det.detect_photo(np.full((912, 1216, 3), 200, np.uint8))
+    run = finder.session.run
+    finder.session.run = lambda names, feeds: calls.append(feeds["images"].shape) or run(names, feeds)
+    finder.propose_working(np.full((912, 1216, 3), 200, np.uint8))
     assert calls == [(1, 3, 928, 1216)]  # one pass, padded to a multiple of 32
+
