@@ -34,8 +34,15 @@ def start() -> AppTest:
     return at
 
 
+def typing(at: AppTest) -> AppTest:
+    """Typed entry: its row fields are drawn once the page has switched to it."""
+    at.radio(key="mode").set_value("manual").run()
+    assert not at.exception, at.exception
+    return at
+
+
 def fill(at: AppTest, players: list[dict]) -> AppTest:
-    at.radio(key="mode").set_value("manual")
+    typing(at)
     for i, p in enumerate(players):
         for r in ROWS:
             at.text_input(key=f"txt_{i}_{r}").set_value(p[r])
@@ -157,8 +164,7 @@ def test_literal_escapes_every_markdown_character() -> None:
 
 
 def test_bad_token_in_the_app_is_escaped(ledger_path: Path) -> None:
-    at = start()
-    at.radio(key="mode").set_value("manual")
+    at = typing(start())
     at.text_input(key="txt_0_head").set_value("As **bold** 2c")
     at.text_input(key="txt_0_middle").set_value("As " + "Z" * 500).run()
     notes = texts(at.caption)
