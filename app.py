@@ -15,6 +15,7 @@ from appui import choices, engine, findings, guard, ledger_view, photo_view, rev
 from appui.cards import ROWS
 from appui.render import render_settlement
 from appui.table import SeatInput, TableSettings, build_table, name_problems, read_seat
+from appui.text import shown_name
 from ledger import Ledger, default_path
 
 
@@ -68,7 +69,8 @@ def show_outcome(settings: TableSettings, seats: list[SeatInput], outcome: engin
         st.warning(bad_names)
     elif missing:
         verb = " still need" if len(missing) > 1 else " still needs"
-        st.info("Fill in every seat to settle: " + ", ".join(missing) + verb + " 3 + 5 + 5 cards.")
+        who = ", ".join(map(shown_name, missing))
+        st.info(f"Fill in every seat to settle: {who}{verb} 3 + 5 + 5 cards.")
     elif outcome is None:
         return
     elif outcome.kind == "unavailable":
@@ -76,7 +78,7 @@ def show_outcome(settings: TableSettings, seats: list[SeatInput], outcome: engin
     elif outcome.kind == "invalid":
         st.error(f"This table cannot be settled: {outcome.message}. Fix it above.")
     elif outcome.kind == "foul":
-        who = ", ".join(str(f) for f in outcome.data.get("fouls") or {})
+        who = ", ".join(shown_name(f) for f in outcome.data.get("fouls") or {})
         st.error(
             f"相公 foul at {who or 'a seat'}: this table's rules do not settle a fouled hand. "
             "Re-arrange it above (a legal arrangement is suggested at the seat)."
