@@ -15,8 +15,10 @@ from appui import choices, engine, findings, guard, ledger_view, photo_view, rev
 from appui.cards import ROWS
 from appui.render import render_settlement
 from appui.table import SeatInput, TableSettings, build_table, name_problems, read_seat
-from appui.text import shown_name
+from appui.text import literal, shown_name
 from ledger import Ledger, default_path
+
+MESSAGE_CHARS = 600  # the engine's reason, which quotes seat names and cards: shown as written
 
 
 @st.cache_resource(show_spinner=False)
@@ -74,9 +76,10 @@ def show_outcome(settings: TableSettings, seats: list[SeatInput], outcome: engin
     elif outcome is None:
         return
     elif outcome.kind == "unavailable":
-        st.warning(f"Settlement unavailable: {outcome.message}. The cards are kept; try again later.")
+        why = literal(outcome.message, MESSAGE_CHARS)
+        st.warning(f"Settlement unavailable: {why}. The cards are kept; try again later.")
     elif outcome.kind == "invalid":
-        st.error(f"This table cannot be settled: {outcome.message}. Fix it above.")
+        st.error(f"This table cannot be settled: {literal(outcome.message, MESSAGE_CHARS)}. Fix it above.")
     elif outcome.kind == "foul":
         who = ", ".join(shown_name(f) for f in outcome.data.get("fouls") or {})
         st.error(

@@ -257,3 +257,12 @@ def test_a_repeated_odd_name_is_quoted_literally(ledger_path: Path) -> None:
     assert name_problems(["=1+1", "=1+1"]) == (
         r"Two seats are called “\=1\+1”: give each seat its own name in the sidebar."
     )
+
+
+def test_the_engine_s_reason_names_a_seat_literally(ledger_path: Path) -> None:
+    players = [dict(p) for p in SAMPLE["players"]]
+    players[3]["head"] = "Qs 5s 4h"  # Qs is also the first seat's
+    at = fill(named(start(), ODD_NAMES), players)
+    errors = texts(at.error)
+    assert "cannot be settled" in errors and "Qs" in errors
+    assert r"\*\*x\*\*" in errors and "**x**" not in errors.replace(r"\*\*x\*\*", "")
