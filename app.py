@@ -15,7 +15,10 @@ from appui import choices, engine, findings, guard, ledger_view, photo_view, rev
 from appui.cards import ROWS
 from appui.render import render_settlement
 from appui.table import SeatInput, TableSettings, build_table, name_problems, read_seat
+from appui.text import literal, shown_name
 from ledger import Ledger, default_path
+
+MESSAGE_CHARS = 600  # the engine's reason, which quotes seat names and cards: shown as written
 
 
 @st.cache_resource(show_spinner=False)
@@ -68,15 +71,17 @@ def show_outcome(settings: TableSettings, seats: list[SeatInput], outcome: engin
         st.warning(bad_names)
     elif missing:
         verb = " still need" if len(missing) > 1 else " still needs"
-        st.info("Fill in every seat to settle: " + ", ".join(missing) + verb + " 3 + 5 + 5 cards.")
+        who = ", ".join(map(shown_name, missing))
+        st.info(f"Fill in every seat to settle: {who}{verb} 3 + 5 + 5 cards.")
     elif outcome is None:
         return
     elif outcome.kind == "unavailable":
-        st.warning(f"Settlement unavailable: {outcome.message}. The cards are kept; try again later.")
+        why = literal(outcome.message, MESSAGE_CHARS)
+        st.warning(f"Settlement unavailable: {why}. The cards are kept; try again later.")
     elif outcome.kind == "invalid":
-        st.error(f"This table cannot be settled: {outcome.message}. Fix it above.")
+        st.error(f"This table cannot be settled: {literal(outcome.message, MESSAGE_CHARS)}. Fix it above.")
     elif outcome.kind == "foul":
-        who = ", ".join(str(f) for f in outcome.data.get("fouls") or {})
+        who = ", ".join(shown_name(f) for f in outcome.data.get("fouls") or {})
         st.error(
             f"相公 foul at {who or 'a seat'}: this table's rules do not settle a fouled hand. "
             "Re-arrange it above (a legal arrangement is suggested at the seat)."

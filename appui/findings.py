@@ -18,6 +18,7 @@ from typing import Any
 from appui import engine
 from appui.cards import ROW_LABEL, ROWS, pretty
 from appui.table import SeatInput
+from appui.text import shown_name
 
 LOW_CONFIDENCE = 0.6
 #: Reader problems the page re-derives from what is on screen; shown from there, not twice.
@@ -84,7 +85,7 @@ def _duplicates(out: SeatFindings, seat: SeatInput, holders: dict[str, list[str]
             if len(at) <= engine.copies_allowed(card, rules):
                 continue
             others = sorted({n for n in at if n != seat.name})
-            where = "also at " + ", ".join(others) if others else "twice at this seat"
+            where = "also at " + ", ".join(map(shown_name, others)) if others else "twice at this seat"
             out.mark((row, k), card, f"{pretty(card)} is {where}; the deck holds it {_times(card, rules)}",
                      where)
 

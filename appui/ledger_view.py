@@ -22,7 +22,7 @@ import streamlit as st
 
 from appui import engine
 from appui.guard import flash, guarded
-from appui.text import literal
+from appui.text import literal, shown_name
 from ledger import Ledger, LedgerConflict, Round, private_path, report
 
 
@@ -48,7 +48,7 @@ def fallback_message(path: object, exc: BaseException) -> str:
 def describe_round(number: int, r: Round) -> str:
     """`round 3, 2026-12-01 20:41:07 UTC: A +3, B -3` (names shown literally)."""
     when = r.recorded_at.replace("T", " ")[:19]
-    who = ", ".join(f"{literal(k)} {int(v):+d}" for k, v in r.totals.items())
+    who = ", ".join(f"{shown_name(k)} {int(v):+d}" for k, v in r.totals.items())
     return f"round {number}, {when} UTC: {who}"
 
 
@@ -78,7 +78,7 @@ def _undo(ledger: Ledger, expected_id: int | None) -> None:
         _flash("info", "There is no round to undo.")
         return
     st.session_state.pop("recorded", None)
-    who = ", ".join(f"{literal(k)} {v:+d}" for k, v in r.totals.items())
+    who = ", ".join(f"{shown_name(k)} {v:+d}" for k, v in r.totals.items())
     _flash("success", f"Last round undone 已撤销 ({who}).")
 
 
@@ -126,8 +126,8 @@ def render_ledger(ledger: Ledger) -> None:
     st.caption(f"Last round recorded: {describe_round(len(rounds), rounds[-1])}")
     st.markdown(f"**累计 Running totals after {len(rounds)} round{'s' if len(rounds) != 1 else ''}**")
     cols = st.columns(max(1, len(totals)))
-    for col, (name, v) in zip(cols, totals.items(), strict=False):
-        col.metric(name, f"{v:+d}" if v else "0")
+    for col, (who, v) in zip(cols, totals.items(), strict=False):
+        col.metric(shown_name(who), f"{v:+d}" if v else "0")
     st.line_chart(
         report.cumulative_frame(rounds), x_label="round 局", y_label="cumulative score 累计", height=260
     )

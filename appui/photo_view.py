@@ -20,6 +20,7 @@ from appui.cards import ROW_LABEL, ROWS, pretty
 from appui.choices import guesses
 from appui.guard import guarded
 from appui.state import clear_cards, name_key, row_cards, set_rows
+from appui.text import shown_name
 
 SCOPE_KEY = "photo_scope"
 SEAT_KEY = "photo_seat"
@@ -275,7 +276,7 @@ def _picked() -> None:
     cards = row_cards(ss, sel[0], sel[1])
     if not (isinstance(sel[2], int) and 0 <= sel[2] < len(cards)):
         return
-    where = f"{seat_label(sel[0])}, {ROW_LABEL[sel[1]]}"
+    where = f"{shown_name(seat_label(sel[0]))}, {ROW_LABEL[sel[1]]}"
     link = f"[tap it below ⬇](#seat-{sel[0]})"
     st.caption(f"Picked {pretty(cards[sel[2]])} ({where}), framed on the photo: {link}")
 

@@ -11,7 +11,6 @@ inside the chip and on hover), never as a banner per finding.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,6 +32,7 @@ from appui.state import (
     txt_key,
 )
 from appui.table import SeatInput
+from appui.text import shown_name
 
 #: Unseen cards a chip offers beyond the reader's guesses: all of them while there are few, else
 #: the ones sharing the card's rank or suit (a misread usually gets one of the two right).
@@ -98,7 +98,7 @@ def render_seat(
     fouled = foul_rows(outcome, seat.name) if seat.complete else None
     status = "✅" if seat.complete and fouled is None else ("⚠️ 相公" if fouled is not None else "✏️")
     with st.container(border=True, key=f"seat_{i}"):
-        st.markdown(f'<span id="seat-{i}"></span>**{html.escape(seat.name)}** &nbsp; {status}',
+        st.markdown(f'<span id="seat-{i}"></span>**{shown_name(seat.name)}** &nbsp; {status}',
                     unsafe_allow_html=True)  # the anchor the photo's "picked" line links to
         if findings.line:
             st.caption(f":orange[⚠️ {findings.line}]")

@@ -19,6 +19,7 @@ import streamlit as st
 
 from appui.guard import flash, guarded
 from appui.state import rotate_seats
+from appui.text import shown_name
 from ledger import Ledger
 
 TURN_KEY = "seat_turn"
@@ -112,7 +113,7 @@ def render(ledger: Ledger, names: Sequence[str]) -> None:
     offer = ss.get(OFFER_KEY)
     if isinstance(offer, int) and 0 <= offer < count and offer != k:
         st.button(
-            f"↻ Seat the hands as last round ({names[offer]} nearest the camera)",
+            f"↻ Seat the hands as last round ({shown_name(names[offer])} nearest the camera)",
             key="turn_match",
             on_click=_set_turn,
             args=(ledger, count, offer),

@@ -10,6 +10,7 @@ from typing import Any
 
 from appui import engine
 from appui.cards import ROW_SIZE, ROWS
+from appui.text import shown_name
 
 
 @dataclass
@@ -80,11 +81,11 @@ def build_table(settings: TableSettings, seats: list[SeatInput]) -> dict[str, An
 
 
 def name_problems(names: list[str]) -> str | None:
-    """Why these seat names cannot settle (empty or repeated), or None."""
+    """Why these seat names cannot settle (empty or repeated), or None; a name as typed (Markdown)."""
     clean = [n.strip() for n in names]
     if any(not n for n in clean):
         return "Every seat needs a name: fill in the empty seat name in the sidebar."
     dup = sorted({n for n in clean if clean.count(n) > 1})
     if dup:
-        return f"Two seats are called “{dup[0]}”: give each seat its own name in the sidebar."
+        return f"Two seats are called “{shown_name(dup[0])}”: give each seat its own name in the sidebar."
     return None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 MARKDOWN = set("\\`*_{}[]()<>#+-.!|~$:=&^")
 SHOWN_CHARS = 24
+NAME_CHARS = 40  # a seat name: longer than a typed token may be, still one line on a phone
 
 
 def literal(text: object, limit: int = SHOWN_CHARS) -> str:
@@ -20,3 +21,8 @@ def literal(text: object, limit: int = SHOWN_CHARS) -> str:
         s = s[: limit - 4]
     out = "".join("\\" + ch if ch in MARKDOWN else ch for ch in s)
     return out + f"… ({len(str(text)):,} characters)" if cut else out
+
+
+def shown_name(text: object) -> str:
+    """A seat or player name for a Markdown message, label or table cell: `literal`, name-sized."""
+    return literal(text, NAME_CHARS)

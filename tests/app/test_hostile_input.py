@@ -17,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 import vision
 from appui import engine, photo
+from appui.table import name_problems
 from appui.text import literal
 from ledger import Ledger, private_path, report
 from ledger.store import Round
@@ -34,8 +35,15 @@ def start() -> AppTest:
     return at
 
 
+def typing(at: AppTest) -> AppTest:
+    """Typed entry: its row fields are drawn once the page has switched to it."""
+    at.radio(key="mode").set_value("manual").run()
+    assert not at.exception, at.exception
+    return at
+
+
 def fill(at: AppTest, players: list[dict]) -> AppTest:
-    at.radio(key="mode").set_value("manual")
+    typing(at)
     for i, p in enumerate(players):
         for r in ROWS:
             at.text_input(key=f"txt_{i}_{r}").set_value(p[r])
@@ -157,8 +165,7 @@ def test_literal_escapes_every_markdown_character() -> None:
 
 
 def test_bad_token_in_the_app_is_escaped(ledger_path: Path) -> None:
-    at = start()
-    at.radio(key="mode").set_value("manual")
+    at = typing(start())
     at.text_input(key="txt_0_head").set_value("As **bold** 2c")
     at.text_input(key="txt_0_middle").set_value("As " + "Z" * 500).run()
     notes = texts(at.caption)
@@ -211,3 +218,51 @@ def test_any_typed_row_parses_or_says_why_literally(text: str) -> None:
         quoted = parsed.error.split("”")[0]
         assert all(quoted[i - 1] == "\\" for i, ch in enumerate(quoted) if ch in "*_`[]" and i > 0)
         assert len(parsed.error) < 400
+
+
+# ---------------------------------------------------------------- seat names as typed
+
+ODD_NAMES = ["**x**", "=1+1", ":red[B]", "阿明"]
+SHOWN = [r"\*\*x\*\*", r"\=1\+1", r"\:red\[B\]", "阿明"]
+
+
+def named(at: AppTest, names: list[str]) -> AppTest:
+    for i, n in enumerate(names):
+        at.sidebar.text_input(key=f"name_{i}").set_value(n)
+    return at.run()
+
+
+def test_seat_names_are_shown_literally(ledger_path: Path) -> None:
+    """Names are Markdown nowhere: totals, the who-wins table, the itemised pairs, the seat headers,
+    the ledger's running totals; the banker list offers them as typed (its options are plain text)."""
+    at = fill(named(start(), ODD_NAMES), SAMPLE["players"])
+    assert not at.exception, at.exception
+    assert [m.label for m in at.main.metric] == SHOWN  # the round's totals, settled under these names
+    assert all(m.value for m in at.main.metric)
+    [who_wins] = at.table
+    assert list(who_wins.value.index) == SHOWN and list(who_wins.value.columns)[:4] == SHOWN
+    pages = texts(at.markdown)
+    assert r"**\*\*x\*\* vs \=1\+1: \*\*x\*\* " in pages  # the itemised pair's heading
+    for i, shown in enumerate(SHOWN):
+        assert f'<span id="seat-{i}"></span>**{shown}**' in pages  # each seat's header
+    assert "**x**" not in pages.replace(r"\*\*x\*\*", "")
+    assert at.sidebar.selectbox(key="opt_banker_luosong").options == ["(none)", *ODD_NAMES]
+    at.button(key="record").click().run()
+    assert [m.label for m in at.main.metric][-4:] == SHOWN  # the ledger's running totals
+
+
+def test_a_repeated_odd_name_is_quoted_literally(ledger_path: Path) -> None:
+    at = named(start(), ["**x**", "**x**", "B", "C"])
+    assert r"Two seats are called “\*\*x\*\*”" in texts(at.warning)
+    assert name_problems(["=1+1", "=1+1"]) == (
+        r"Two seats are called “\=1\+1”: give each seat its own name in the sidebar."
+    )
+
+
+def test_the_engine_s_reason_names_a_seat_literally(ledger_path: Path) -> None:
+    players = [dict(p) for p in SAMPLE["players"]]
+    players[3]["head"] = "Qs 5s 4h"  # Qs is also the first seat's
+    at = fill(named(start(), ODD_NAMES), players)
+    errors = texts(at.error)
+    assert "cannot be settled" in errors and "Qs" in errors
+    assert r"\*\*x\*\*" in errors and "**x**" not in errors.replace(r"\*\*x\*\*", "")
