@@ -22,15 +22,6 @@ NAMES = ("东 East", "南 South", "西 West", "北 North")
 EXPECTED = dict(zip(NAMES, ("+8", "+4", "+6", "-18"), strict=True))
 NO_MODEL = not (ROOT / "models" / "cards.onnx").exists()
 needs_model = pytest.mark.skipif(NO_MODEL, reason="models/cards.onnx not installed yet")
-#: The rotated sample holds 53 reads of 52 cards (one false read). `vision.jokers.without_jokers`
-#: (the app asks for a table without jokers) zeroes the jokers' scores of a one-corner read but
-#: `geometry._combine` lifts a two-corner card's to 1e-6, so the deck fix puts the surplus on a
-#: strong two-corner card (5c at 93% becomes BJ; 8h at 90 degrees) instead of on the false read,
-#: and the table cannot settle. A fix belongs in `vision/` (the same joker score for every read).
-SURPLUS_TO_JOKER = pytest.mark.xfail(
-    strict=True, raises=AssertionError,
-    reason="vision.without_jokers turns a true card into BJ when the photo has a false read"
-)
 
 
 def start() -> AppTest:
@@ -66,7 +57,6 @@ def stand_in_model(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
 
 
 @needs_model
-@SURPLUS_TO_JOKER
 def test_turn_the_seats(ledger_path: Path, cached_reads: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """The sample taken from the opposite side: saying who is nearest the camera puts every hand
     under its player's name (the upright sample's totals), and the turn is kept for the next round."""
@@ -95,7 +85,7 @@ def test_turn_the_seats(ledger_path: Path, cached_reads: None, monkeypatch: pyte
 
 
 @needs_model
-@pytest.mark.parametrize(("degrees", "nearest"), [pytest.param(90, 1, marks=SURPLUS_TO_JOKER), (270, 3)])
+@pytest.mark.parametrize(("degrees", "nearest"), [(90, 1), (270, 3)])
 def test_a_photo_from_the_side(
     ledger_path: Path, cached_reads: None, monkeypatch: pytest.MonkeyPatch, degrees: int, nearest: int
 ) -> None:
