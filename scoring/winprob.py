@@ -1,18 +1,15 @@
-"""Opponent model for the solver: the rows a random opponent lays out, measured once by simulation.
+"""Opponent model for the solver: the rows opponents lay out, from a simulated sample per preset.
 
-The solver (`scoring.arrange`) scores a layout by its expected points against one random opponent,
-so it needs the rows opponents play. They are simulated once and shipped as package data
-(`scoring/data/winprob.npz`), one set per preset because the wheel and the points differ:
-
-1. deal `n` random 13-card hands (52 cards, no jokers);
-2. round 0: arrange each greedily (strongest tail, then middle, then head);
-3. round 1: arrange each with the solver's fast (row-independent) score using round 0's rows
-   -> the shipped sample: the opponent modelled is a player who itself plays for expected score.
+The solver (`scoring.arrange`) scores a layout by its expected points against one opponent, so it
+needs the rows opponents play. The opponents modelled are players who arrange with the solver
+itself: `scoring.selfplay` deals random hands and arranges them with the solver, again and again
+with the model of the last round, until the layouts stop changing (a fixed point: the solver
+plays against itself). The sample is shipped as package data (`scoring/data/winprob.npz`), one
+per preset because the wheel and the points differ; rebuild with ``python scripts/build_tables.py``.
 
 What is stored, per preset, is the sample itself: each hand's three rows as rule-independent row
 classes (`fasteval` key sum and flush flag), so a table that overrides an option (the wheel, row
-points, royalties) maps the same sample onto its own order and points. Rebuild with
-``python scripts/build_tables.py`` (or ``python -m scoring.winprob --build``; about 5-10 minutes).
+points, royalties) maps the same sample onto its own order and points.
 
 `model_for(rules)` turns the sample into a `RowModel`:
 
@@ -25,15 +22,13 @@ points, royalties) maps the same sample onto its own order and points. Rebuild w
   middle, and treating them as independent halves the chance of being scooped);
 * `scoop_rate`: how often one sampled hand scoops another (for an opponent's home run).
 
-Limits: the opponent is a random hand from a 52-card deck arranged as above -- no jokers, no
-specials, no fouls -- and equal rows tie (the natural-wins and suit tie-breaks are ignored).
+Limits: the opponent is a random hand from a 52-card deck -- no jokers, no specials, no fouls,
+and not dealt from the cards the player does not hold -- and equal rows tie (the natural-wins and
+suit tie-breaks are ignored).
 """
 
 from __future__ import annotations
 
-import argparse
-import importlib
-import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -45,8 +40,6 @@ from scoring.categories import ROWS, Category
 from scoring.rules import PRESETS, RoyaltyMode, RuleSet
 
 DATA = Path(__file__).with_name("data") / "winprob.npz"
-DEFAULT_HANDS = 20000
-DEFAULT_SEED = 20240613
 EXACT_OPPONENTS = 5000
 """Sampled opponents the solver's finalists are scored against exactly (common to all candidates)."""
 
@@ -161,72 +154,3 @@ def sample_for(rules: RuleSet) -> Sample:
 def model_for(rules: RuleSet) -> RowModel:
     """The opponent model for a table's rules (cached: RuleSet is frozen and hashable)."""
     return build_model(rules, sample_for(rules))
-
-
-# ------------------------------------------------------------------ building the shipped sample
-
-
-def _deal(rng: np.random.Generator, n: int) -> np.ndarray:
-    """n random 13-card hands as sorted card codes (52-card deck)."""
-    return np.sort(np.argsort(rng.random((n, 52)), axis=1)[:, :13], axis=1).astype(np.uint8)
-
-
-def simulate(rules: RuleSet, n: int, seed: int, rounds: int = 2, log=print) -> Sample:
-    """The rows players lay out (see the module docstring); deterministic for a seed."""
-    # deferred (the solver imports this module), and by module path: `scoring.arrange` may be the function
-    solver = importlib.import_module("scoring.arrange")
-    tables = fasteval.tables_for(rules)
-    hands = _deal(np.random.default_rng(seed), n)
-    sample: Sample | None = None
-    for rnd in range(rounds):
-        t0 = time.perf_counter()
-        model = None if sample is None else build_model(rules, sample)
-        classes = np.empty((n, 3), dtype=np.int32)
-        for i in range(n):
-            split = solver.best_split(hands[i], rules, model, exact=False)
-            classes[i] = solver.split_classes(hands[i], split)
-        values = sample_values(Sample(classes, 0.0), tables)
-        a, b = values[0::2], values[1::2]
-        k = min(len(a), len(b))
-        scoops = np.concatenate([(a[:k] > b[:k]).all(1), (b[:k] > a[:k]).all(1)])
-        sample = Sample(classes, float(scoops.mean()))
-        log(f"  {rules.name} round {rnd}: {n} hands in {time.perf_counter() - t0:.1f}s, "
-            f"scoop rate {sample.scoop_rate:.3f}")
-    assert sample is not None
-    return sample
-
-
-def build(n: int = DEFAULT_HANDS, seed: int = DEFAULT_SEED, path: Path = DATA, log=print) -> Path:
-    """Simulate every preset and write the compressed samples to `path`."""
-    arrays: dict[str, np.ndarray] = {}
-    for k, (name, rules) in enumerate(PRESETS.items()):
-        s = simulate(rules, n, seed + k, log=log)
-        arrays[f"{name}_rows"] = s.rows.astype(np.int32)
-        arrays[f"{name}_scoop_rate"] = np.array(s.scoop_rate)
-    arrays["meta_hands"] = np.array(n)
-    arrays["meta_seed"] = np.array(seed)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, **arrays)
-    load_samples.cache_clear()
-    model_for.cache_clear()
-    log(f"wrote {path} ({path.stat().st_size / 1024:.0f} KiB)")
-    return path
-
-
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m scoring.winprob", description=__doc__.split("\n")[0])
-    p.add_argument("--build", action="store_true", help="simulate and write scoring/data/winprob.npz")
-    p.add_argument("--hands", type=int, default=DEFAULT_HANDS, help="hands dealt per preset")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    p.add_argument("--out", type=Path, default=DATA)
-    args = p.parse_args(argv)
-    if args.build:
-        build(args.hands, args.seed, args.out)
-        return 0
-    for name, s in load_samples().items():
-        print(f"{name}: {len(s.rows)} hands, scoop rate {s.scoop_rate:.3f}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,0 +1,138 @@
+"""Build the solver's opponent samples by self-play, to a fixed point (`scoring/data/winprob.npz`).
+
+The solver plays for expected score against opponents who arrange with the solver itself, so the
+sample of opponents' rows it is scored against must be what the solver lays out when it uses that
+same sample. That is a fixed point, found by repeating, per preset:
+
+1. deal `hands` random 13-card hands (52 cards, no jokers), the same hands every round;
+2. round 0: arrange each greedily (strongest tail, then middle, then head);
+3. round r: arrange each with the full solver (`scoring.expectation.best_splits`: fast score,
+   then the exact re-scoring) using the model of round r-1's sample;
+4. stop when fewer than `tol` of the hands change their layout from one round to the next (or
+   after `max_rounds`); the last round's layouts are the sample shipped.
+
+The solver is given `OPPONENTS` others at the table (the CLI's default), so a preset with a home
+run has it in the sample's layouts. About 2-3 ms per hand and round on one core: 20,000 hands and
+four to six rounds are a few minutes per preset.
+
+    python scripts/build_tables.py [--hands 20000] [--seed 20240613] [--tol 0.005]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from scoring import fasteval
+from scoring.expectation import best_splits
+from scoring.rules import PRESETS, RuleSet
+from scoring.splits import classes_of, score_splits
+from scoring.winprob import DATA, Sample, build_model, load_samples, model_for, sample_values
+
+DEFAULT_HANDS = 20000
+DEFAULT_SEED = 20240613
+DEFAULT_TOL = 0.005
+MAX_ROUNDS = 8
+OPPONENTS = 3
+BATCH = 64
+"""Hands arranged per numpy call."""
+
+
+def deal(rng: np.random.Generator, n: int) -> np.ndarray:
+    """n random 13-card hands as sorted card codes (52-card deck)."""
+    return np.sort(np.argsort(rng.random((n, 52)), axis=1)[:, :13], axis=1).astype(np.uint8)
+
+
+def arrange_all(hands: np.ndarray, rules: RuleSet, sample: Sample | None, opponents: int = OPPONENTS,
+                progress: str | None = None) -> np.ndarray:
+    """Row classes (n, 3) of the solver's layout of every hand: greedy when `sample` is None,
+    else the solver's with the model of `sample`."""
+    tables = fasteval.tables_for(rules)
+    model = None if sample is None else build_model(rules, sample)
+    out = np.empty((len(hands), 3), dtype=np.int32)
+    steps = range(0, len(hands), BATCH)
+    for lo in tqdm(steps, desc=progress, leave=False, disable=progress is None):
+        codes = hands[lo:lo + BATCH]
+        s = score_splits(codes, tables, rules.strict_order)
+        out[lo:lo + BATCH] = classes_of(codes, best_splits(s, model, rules, opponents), s)
+    return out
+
+
+def scoop_rate(classes: np.ndarray, rules: RuleSet) -> float:
+    """How often one hand of the sample scoops another (the hands paired off in order)."""
+    values = sample_values(Sample(classes, 0.0), fasteval.tables_for(rules))
+    a, b = values[0::2], values[1::2]
+    k = min(len(a), len(b))
+    return float(np.concatenate([(a[:k] > b[:k]).all(1), (b[:k] > a[:k]).all(1)]).mean())
+
+
+def simulate(rules: RuleSet, n: int, seed: int, tol: float = DEFAULT_TOL, max_rounds: int = MAX_ROUNDS,
+             log: Callable[[str], None] = print, progress: bool = True) -> Sample:
+    """The fixed-point sample for `rules` (see the module docstring); deterministic for a seed."""
+    hands = deal(np.random.default_rng(seed), n)
+    tables = fasteval.tables_for(rules)
+    sample: Sample | None = None
+    for rnd in range(max_rounds + 1):
+        t0 = time.perf_counter()
+        label = f"{rules.name} round {rnd}" if progress else None
+        classes = arrange_all(hands, rules, sample, progress=label)
+        changed = 1.0 if sample is None else float((classes != sample.rows).any(1).mean())
+        sample = Sample(classes, scoop_rate(classes, rules))
+        pair_heads = float((tables.category[tables.three[classes[:, 0]]] >= fasteval.PAIR).mean())
+        log(f"  {rules.name} round {rnd}: {n} hands in {time.perf_counter() - t0:.0f}s, "
+            f"{changed:.1%} changed, heads with a pair or better {pair_heads:.1%}, "
+            f"scoop rate {sample.scoop_rate:.3f}")
+        if changed < tol:
+            break
+    assert sample is not None
+    return sample
+
+
+def build(n: int = DEFAULT_HANDS, seed: int = DEFAULT_SEED, path: Path = DATA, tol: float = DEFAULT_TOL,
+          names: list[str] | None = None, log: Callable[[str], None] = print) -> Path:
+    """Simulate the presets `names` (default: every one of `scoring.rules.PRESETS`) and write their
+    samples to `path`, keeping the other presets' samples already there."""
+    arrays: dict[str, np.ndarray] = {}
+    if path.exists():
+        with np.load(path) as z:
+            arrays = {k: z[k] for k in z.files}
+    for name in names or list(PRESETS):
+        t0 = time.perf_counter()
+        s = simulate(PRESETS[name], n, seed + list(PRESETS).index(name), tol=tol, log=log)
+        arrays[f"{name}_rows"] = s.rows.astype(np.int32)
+        arrays[f"{name}_scoop_rate"] = np.array(s.scoop_rate)
+        log(f"{name}: {time.perf_counter() - t0:.0f}s")
+    arrays["meta_hands"] = np.array(n)
+    arrays["meta_seed"] = np.array(seed)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, **arrays)
+    load_samples.cache_clear()
+    model_for.cache_clear()
+    log(f"wrote {path} ({path.stat().st_size / 1024:.0f} KiB)")
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python scripts/build_tables.py", description=__doc__.split("\n")[0])
+    p.add_argument("--hands", type=int, default=DEFAULT_HANDS, help="hands dealt per preset")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    p.add_argument("--tol", type=float, default=DEFAULT_TOL,
+                   help="stop when fewer than this share of hands change layout in a round")
+    p.add_argument("--presets", default=",".join(PRESETS), help="comma-separated presets (default: all)")
+    p.add_argument("--out", type=Path, default=DATA)
+    args = p.parse_args(argv)
+    names = [x for x in args.presets.split(",") if x]
+    unknown = [x for x in names if x not in PRESETS]
+    if unknown:
+        p.error(f"unknown preset(s) {', '.join(unknown)}: choose from {', '.join(PRESETS)}")
+    build(args.hands, args.seed, args.out, args.tol, names)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
