@@ -2,15 +2,16 @@
 
 Search (`scoring.splits`): every head/middle/tail split of the 13 cards is valued in bulk.
 Score (`scoring.expectation`): expected points per opponent against opponents who arrange with this
-same solver (the model of `scoring.winprob`, rebuilt to a fixed point of self-play by
-`scoring.selfplay`, one sample per preset): row points and royalties from each row's win and loss
-chances, the scoop (and the home run at 3+ players) from the sampled opponents' whole layouts.
-A special hand the rules let this hand declare is a candidate worth its points.
+same solver (the model of `scoring.winprob`: a sample of self-play at its fixed point, one per
+preset, built by `scoring.selfplay`), re-weighted to the cards this hand leaves for them (holding
+three aces, the opponents rarely have a pair of aces): row points and royalties from each row's
+win and loss chances, the scoop (and the home run at 3+ players) from the sampled opponents' whole
+layouts. A special hand the rules let this hand declare is a candidate worth its points.
 
 Limits, on purpose: the modelled opponent never fouls or declares a special and plays without
-jokers; the cards in this hand do not change what the opponents hold (the sample is dealt from a
-full deck); ties use no tie-breaks; banker mode and caps are not modelled. Against much weaker or
-differently-minded opponents (e.g. "strongest tail first" players) the ranking is not tuned to them.
+jokers; the re-weighting is by rank (suits, so flushes, keep their full-deck odds); ties use no
+tie-breaks; banker mode and caps are not modelled. Against much weaker or differently-minded
+opponents (e.g. "strongest tail first" players) the ranking is not tuned to them.
 Every arrangement returned is checked legal by the rules engine (`scoring.validity`).
 """
 
@@ -97,8 +98,8 @@ def _make(hand: Sequence[Card], split: Split, rules: RuleSet, expected: float,
         return Arrangement(*rows, expected=expected, special=special, values=values)
     tables = fasteval.tables_for(rules)
     v = split_values(hand_codes(hand, rules), split, tables)
-    win = tuple(float(model.win[r][v[r]]) for r in range(3))
-    lose = tuple(float(model.lose[r][v[r]]) for r in range(3))
+    win = tuple(np.asarray(model.win[r])[..., v[r]].item() for r in range(3))
+    lose = tuple(np.asarray(model.lose[r])[..., v[r]].item() for r in range(3))
     tie = tuple(max(0.0, 1.0 - w - ls) for w, ls in zip(win, lose, strict=True))
     return Arrangement(*rows, expected=expected, win=win, tie=tie, lose=lose, values=values)
 
@@ -157,7 +158,7 @@ def arrange(cards: Sequence[Card | str] | str, rules: RuleSet | str = "taiwan", 
     rules = _rules(rules)
     hand = _hand(cards)
     codes = hand_codes(hand, rules)
-    model = winprob.model_for(rules)
+    model = winprob.model_given(rules, codes)
     s = score_splits(codes, fasteval.tables_for(rules), rules.strict_order)
     if not s.legal.any():
         raise TableError("these 13 cards have no legal arrangement under these rules")
@@ -191,13 +192,16 @@ def greedy(cards: Sequence[Card | str] | str, rules: RuleSet | str = "taiwan") -
     if not s.legal.any():
         raise TableError("these 13 cards have no legal arrangement under these rules")
     split = _positions(int(expectation.best_splits(s, None, rules)[0]), s)
-    return _make(hand, split, rules, expected_of(hand, split, rules), winprob.model_for(rules))
+    model = winprob.model_given(rules, hand_codes(hand, rules))
+    return _make(hand, split, rules, expected_of(hand, split, rules), model)
 
 
 def expected_of(hand: Sequence[Card], split: Split, rules: RuleSet, opponents: int = 3) -> float:
     """The model's expected points per opponent of one given split (the exact score)."""
-    v = split_values(hand_codes(hand, rules), split, fasteval.tables_for(rules))
-    return float(expectation.exact_expected(v[None, :], winprob.model_for(rules), rules, opponents)[0])
+    codes = hand_codes(hand, rules)
+    v = split_values(codes, split, fasteval.tables_for(rules))
+    return float(expectation.exact_expected(v[None, None, :], winprob.model_given(rules, codes), rules,
+                                            opponents)[0, 0])
 
 
 def expected_score(head: Sequence[Card | str] | str, middle: Sequence[Card | str] | str,

@@ -1,6 +1,7 @@
 """The solver's score of a split: expected points per opponent under the opponent model.
 
-Model (`scoring.winprob`: opponents arranged by this solver itself, one sample per preset):
+Model (`scoring.winprob`: opponents arranged by this solver itself, one sample per preset,
+re-weighted to the cards each hand leaves for them):
 
 * rows: each row's value v gives P(win), P(lose) against an opponent's row in the same place;
   expected row points = points(v) * P(win) - E[opponent's points; opponent's row better], with
@@ -15,7 +16,8 @@ Two stages keep it fast: every split gets a fast score that treats the three row
 (the scoop chance is the product of the three P(win)); the best `FINALISTS` distinct layouts (plus
 the greedy one, so the answer is never below it) are re-scored with the scoop counted against the
 model's sampled opponents' actual row triples, which keeps their rows' correlation (independence
-halves the chance of being scooped). Everything works on a batch of hands at once.
+halves the chance of being scooped). The fast stage uses the unconditional model; the finalists
+are scored with the model given the hand. Everything works on a batch of hands at once.
 """
 
 from __future__ import annotations
@@ -38,6 +40,15 @@ def home_runs(rules: RuleSet, opponents: int) -> bool:
     return rules.home_run_factor != 1 and opponents >= 2 and opponents + 1 >= rules.home_run_min_players
 
 
+def _at(per_value: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """per_value[v] for a (size,) array; row by row for a per-hand (B, size) one (v: (B, ...))."""
+    if per_value.ndim == 1:
+        return per_value[v]
+    if len(per_value) == 1:
+        return per_value[0][v]
+    return np.take_along_axis(per_value, v.reshape(len(v), -1), axis=1).reshape(v.shape)
+
+
 def fast_expected(s: Scored, model: RowModel, rules: RuleSet, opponents: int) -> np.ndarray:
     """Fast score of every split: expected points per opponent with the rows taken as independent
     (illegal splits included; mask them after)."""
@@ -47,12 +58,12 @@ def fast_expected(s: Scored, model: RowModel, rules: RuleSet, opponents: int) ->
     lh, lm, lt = model.lose
     ph, pm, pt = model.points
     th, tm, tt = model.taken
-    e = bh[h] + bm[m] + bt[t]
+    e = _at(bh, h) + _at(bm, m) + _at(bt, t)
     f = rules.scoop_factor
-    p_win = wh[h] * wm[m] * wt[t]
+    p_win = _at(wh, h) * _at(wm, m) * _at(wt, t)
     won = ph[h] + pm[m] + pt[t]
-    lose_h, lose_m, lose_t = lh[h], lm[m], lt[t]
-    lost = th[h] * lose_m * lose_t + lose_h * tm[m] * lose_t + lose_h * lose_m * tt[t]
+    lose_h, lose_m, lose_t = _at(lh, h), _at(lm, m), _at(lt, t)
+    lost = _at(th, h) * lose_m * lose_t + lose_h * _at(tm, m) * lose_t + lose_h * lose_m * _at(tt, t)
     if f != 1:
         e += (f - 1) * (won * p_win - lost)
     if home_runs(rules, opponents):
@@ -62,29 +73,33 @@ def fast_expected(s: Scored, model: RowModel, rules: RuleSet, opponents: int) ->
 
 
 def exact_expected(values: np.ndarray, model: RowModel, rules: RuleSet, opponents: int = 3) -> np.ndarray:
-    """Expected points per opponent of layouts with row `values` (k, 3).
+    """Expected points per opponent of layouts with row `values` (B, k, 3), k layouts of each of
+    B hands (B = 1 for the unconditional model), (B, k).
 
     Row points and royalties depend on one row at a time, so they come from the per-value arrays
     (the whole sample's marginals); a scoop depends on all three rows at once, so it is counted
     against the model's sampled opponents with their rows compared together (keeping the rows'
-    correlation). Home run: my scoop rate against the sample to the power of the opponents, an
-    opponent's from the sample's own scoop rate."""
-    v = np.asarray(values, dtype=np.intp).reshape(-1, 3)
-    h, m, t = v[:, 0], v[:, 1], v[:, 2]
-    e = model.base[0][h] + model.base[1][m] + model.base[2][t]
+    correlation), each weighted for the hand (`RowModel.opp_weight`). Home run: my scoop rate
+    against the sample to the power of the opponents, an opponent's from the sample's scoop rate."""
+    v = np.asarray(values, dtype=np.intp)
+    h, m, t = v[..., 0], v[..., 1], v[..., 2]
+    e = _at(model.base[0], h) + _at(model.base[1], m) + _at(model.base[2], t)
     f = rules.scoop_factor
     if f == 1 and not home_runs(rules, opponents):
         return e
     o = model.opp
-    p_scoop = np.empty(len(v))
-    lost = np.empty(len(v))
-    for lo in range(0, len(v), _CHUNK):
-        sl = slice(lo, lo + _CHUNK)
-        hh, mm, tt = h[sl, None], m[sl, None], t[sl, None]
-        scoop = (hh > o[:, 0]) & (mm > o[:, 1]) & (tt > o[:, 2])    # (k, n)
-        scooped = (hh < o[:, 0]) & (mm < o[:, 1]) & (tt < o[:, 2])
-        p_scoop[sl] = np.count_nonzero(scoop, axis=1) / len(o)
-        lost[sl] = scooped.astype(np.float64) @ model.opp_scoop_points / len(o)
+    p_scoop = np.empty(h.shape)
+    lost = np.empty(h.shape)
+    for b in range(len(v)):
+        w = np.ones(len(o)) if model.opp_weight is None else model.opp_weight[b]
+        for lo in range(0, v.shape[1], _CHUNK):
+            sl = slice(lo, lo + _CHUNK)
+            hh, mm, tt = h[b, sl, None], m[b, sl, None], t[b, sl, None]
+            scoop = (hh > o[:, 0]) & (mm > o[:, 1]) & (tt > o[:, 2])    # (k, n)
+            scooped = (hh < o[:, 0]) & (mm < o[:, 1]) & (tt < o[:, 2])
+            # sums, not `@`: a BLAS call per hand costs more than it saves on a busy machine
+            p_scoop[b, sl] = np.where(scoop, w, 0.0).sum(1) / len(o)
+            lost[b, sl] = np.where(scooped, w * model.opp_scoop_points, 0.0).sum(1) / len(o)
     won = p_scoop * (model.points[0][h] + model.points[1][m] + model.points[2][t])
     e += (f - 1) * (won - lost)
     if home_runs(rules, opponents):
@@ -125,10 +140,11 @@ def finalists(s: Scored, fast: np.ndarray, count: int) -> np.ndarray:
 def ranked(s: Scored, model: RowModel, rules: RuleSet, opponents: int,
            count: int = FINALISTS) -> tuple[np.ndarray, np.ndarray]:
     """Per hand, the finalists (B, count + 1) re-scored exactly, best first (equal scores keep
-    the fast order), with their expected points per opponent."""
-    fast = np.where(s.legal, fast_expected(s, model, rules, opponents), -np.inf)
+    the fast order), with their expected points per opponent. A model given the hands ranks
+    all splits by its unconditional `prior` and scores the finalists per hand."""
+    fast = np.where(s.legal, fast_expected(s, model.prior or model, rules, opponents), -np.inf)
     cand = finalists(s, fast, count)
-    score = exact_expected(s.values(cand).reshape(-1, 3), model, rules, opponents).reshape(cand.shape)
+    score = exact_expected(s.values(cand), model, rules, opponents)
     order = np.lexsort((np.broadcast_to(np.arange(cand.shape[1]), cand.shape), -score), axis=1)
     return np.take_along_axis(cand, order, axis=1), np.take_along_axis(score, order, axis=1)
 

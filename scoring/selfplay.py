@@ -32,14 +32,23 @@ from scoring import fasteval
 from scoring.expectation import best_splits
 from scoring.rules import PRESETS, RuleSet
 from scoring.splits import classes_of, score_splits
-from scoring.winprob import DATA, Sample, build_model, load_samples, model_for, sample_values
+from scoring.winprob import (
+    DATA,
+    Sample,
+    build_model,
+    load_samples,
+    model_for,
+    model_given,
+    rank_counts,
+    sample_values,
+)
 
 DEFAULT_HANDS = 20000
 DEFAULT_SEED = 20240613
 DEFAULT_TOL = 0.005
 MAX_ROUNDS = 8
 OPPONENTS = 3
-BATCH = 64
+BATCH = 16
 """Hands arranged per numpy call."""
 
 
@@ -51,13 +60,16 @@ def deal(rng: np.random.Generator, n: int) -> np.ndarray:
 def arrange_all(hands: np.ndarray, rules: RuleSet, sample: Sample | None, opponents: int = OPPONENTS,
                 progress: str | None = None) -> np.ndarray:
     """Row classes (n, 3) of the solver's layout of every hand: greedy when `sample` is None,
-    else the solver's with the model of `sample`."""
+    else the solver's with the model of `sample` (re-weighted for each hand's cards, as the
+    solver does)."""
     tables = fasteval.tables_for(rules)
-    model = None if sample is None else build_model(rules, sample)
+    counts = None if sample is None else rank_counts(sample)
+    prior = None if sample is None else build_model(rules, sample)
     out = np.empty((len(hands), 3), dtype=np.int32)
     steps = range(0, len(hands), BATCH)
     for lo in tqdm(steps, desc=progress, leave=False, disable=progress is None):
         codes = hands[lo:lo + BATCH]
+        model = None if sample is None else model_given(rules, codes, sample, prior, counts)
         s = score_splits(codes, tables, rules.strict_order)
         out[lo:lo + BATCH] = classes_of(codes, best_splits(s, model, rules, opponents), s)
     return out
@@ -72,16 +84,19 @@ def scoop_rate(classes: np.ndarray, rules: RuleSet) -> float:
 
 
 def simulate(rules: RuleSet, n: int, seed: int, tol: float = DEFAULT_TOL, max_rounds: int = MAX_ROUNDS,
-             log: Callable[[str], None] = print, progress: bool = True) -> Sample:
-    """The fixed-point sample for `rules` (see the module docstring); deterministic for a seed."""
+             log: Callable[[str], None] = print, progress: bool = True,
+             start: Sample | None = None) -> Sample:
+    """The fixed-point sample for `rules` (see the module docstring); deterministic for a seed.
+    `start`: a sample to take round 0's model from instead of playing greedy (a sample near the
+    fixed point, e.g. the shipped one, saves rounds)."""
     hands = deal(np.random.default_rng(seed), n)
     tables = fasteval.tables_for(rules)
-    sample: Sample | None = None
+    sample = start
     for rnd in range(max_rounds + 1):
         t0 = time.perf_counter()
         label = f"{rules.name} round {rnd}" if progress else None
         classes = arrange_all(hands, rules, sample, progress=label)
-        changed = 1.0 if sample is None else float((classes != sample.rows).any(1).mean())
+        changed = 1.0 if sample is None or sample is start else float((classes != sample.rows).any(1).mean())
         sample = Sample(classes, scoop_rate(classes, rules))
         pair_heads = float((tables.category[tables.three[classes[:, 0]]] >= fasteval.PAIR).mean())
         log(f"  {rules.name} round {rnd}: {n} hands in {time.perf_counter() - t0:.0f}s, "
@@ -94,16 +109,22 @@ def simulate(rules: RuleSet, n: int, seed: int, tol: float = DEFAULT_TOL, max_ro
 
 
 def build(n: int = DEFAULT_HANDS, seed: int = DEFAULT_SEED, path: Path = DATA, tol: float = DEFAULT_TOL,
-          names: list[str] | None = None, log: Callable[[str], None] = print) -> Path:
+          names: list[str] | None = None, resume: bool = False, max_rounds: int = MAX_ROUNDS,
+          log: Callable[[str], None] = print) -> Path:
     """Simulate the presets `names` (default: every one of `scoring.rules.PRESETS`) and write their
-    samples to `path`, keeping the other presets' samples already there."""
+    samples to `path`, keeping the other presets' samples already there. `resume`: start each
+    preset from its sample in `path`, where it has one, instead of from greedy play."""
     arrays: dict[str, np.ndarray] = {}
     if path.exists():
         with np.load(path) as z:
             arrays = {k: z[k] for k in z.files}
     for name in names or list(PRESETS):
         t0 = time.perf_counter()
-        s = simulate(PRESETS[name], n, seed + list(PRESETS).index(name), tol=tol, log=log)
+        start = None
+        if resume and f"{name}_rows" in arrays:
+            start = Sample(arrays[f"{name}_rows"].astype(np.intp), float(arrays[f"{name}_scoop_rate"]))
+        s = simulate(PRESETS[name], n, seed + list(PRESETS).index(name), tol=tol, max_rounds=max_rounds,
+                     log=log, start=start)
         arrays[f"{name}_rows"] = s.rows.astype(np.int32)
         arrays[f"{name}_scoop_rate"] = np.array(s.scoop_rate)
         log(f"{name}: {time.perf_counter() - t0:.0f}s")
@@ -124,13 +145,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--tol", type=float, default=DEFAULT_TOL,
                    help="stop when fewer than this share of hands change layout in a round")
     p.add_argument("--presets", default=",".join(PRESETS), help="comma-separated presets (default: all)")
+    p.add_argument("--max-rounds", type=int, default=MAX_ROUNDS, help="rounds after the first at most")
+    p.add_argument("--resume", action="store_true",
+                   help="start from the samples already in --out instead of from greedy play")
     p.add_argument("--out", type=Path, default=DATA)
     args = p.parse_args(argv)
     names = [x for x in args.presets.split(",") if x]
     unknown = [x for x in names if x not in PRESETS]
     if unknown:
         p.error(f"unknown preset(s) {', '.join(unknown)}: choose from {', '.join(PRESETS)}")
-    build(args.hands, args.seed, args.out, args.tol, names)
+    build(args.hands, args.seed, args.out, args.tol, names, args.resume, args.max_rounds)
     return 0
 
 

@@ -192,7 +192,7 @@ def test_exact_score_counts_correlated_scoops():
     rules = PRESETS["luosong"]
     model = winprob.model_for(rules)
     v = np.array([[model.opp[0, 0], model.opp[1, 1], model.opp[2, 2]], [5000, 6000, 9000]])
-    got = expectation.exact_expected(v, model, rules, opponents=1)
+    got = expectation.exact_expected(v[None], model, rules, opponents=1)[0]
     o = model.opp
     for k in range(2):
         scoop = (v[k] > o).all(1).mean()
