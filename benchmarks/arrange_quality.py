@@ -1,6 +1,7 @@
 """How far the solver's choice is from the best split, against opponents who play the solver.
 
     python -m benchmarks.arrange_quality [--hands 100] [--opponents 1000] [--tables luosong:2,taiwan:4]
+        [--seed 19] [--save run.json]; --report run1.json run2.json ... prints saved runs together
     (also: python -m benchmarks.arrange --quality ...)
 
 For each of N random hands (52-card deck, no jokers), per table (a preset and a number of players):
@@ -27,14 +28,16 @@ figures to quote. Figures are printed, not asserted.
 from __future__ import annotations
 
 import argparse
+import json
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import numpy as np
 from tqdm import tqdm
 
 from scoring import fasteval
-from scoring.arrange import arrange, greedy
+from scoring.arrange import arrange, expected_score, greedy
 from scoring.categories import ROWS, Category
 from scoring.expectation import best_splits
 from scoring.rules import PRESETS, RoyaltyMode, RuleSet
@@ -42,7 +45,7 @@ from scoring.settlement import settle
 from scoring.splits import positions, score_splits
 from scoring.winprob import model_given
 
-BATCH = 64
+BATCH = 16
 CHECKED_HANDS = 3
 CHECKED_PAIRS = 40
 
@@ -163,6 +166,8 @@ class HandResult:
     greedy_gap: float
     expected: float
     measured: float
+    greedy_expected: float
+    greedy_measured: float
 
 
 def one_hand(rules: RuleSet, players: int, deck_rng: np.random.Generator, m: int, pts: Points,
@@ -197,8 +202,14 @@ def one_hand(rules: RuleSet, players: int, deck_rng: np.random.Generator, m: int
         bad = check_with_settle(rules, hand, layouts, splits, s, sets[1][0], sets[1][2], sets[1][1],
                                 deck_rng, pts)
     result = HandResult(float(score_b[best] - score_b[pick]), float(score_b[best] - score_b[g]),
-                        solver.expected * n_opp, float(score_b[pick]))
+                        solver.expected * n_opp, float(score_b[pick]),
+                        expected_of_layout(base, rules, n_opp) * n_opp, float(score_b[g]))
     return result, bad
+
+
+def expected_of_layout(a, rules: RuleSet, n_opp: int) -> float:
+    """The solver's expected points per opponent of layout `a`, told the table size."""
+    return expected_score(list(a.head), list(a.middle), list(a.tail), rules, opponents=n_opp)
 
 
 def _values_of(a, rules: RuleSet) -> np.ndarray:
@@ -222,17 +233,21 @@ def report(name: str, players: int, results: list[HandResult], bad: int, checked
     print("  " + _gaps("solver", gap))
     print("  " + _gaps("greedy", ggap))
     se = meas.std(ddof=1) / np.sqrt(len(meas)) if len(meas) > 1 else float("nan")
-    print(f"  expected {exp.mean():+.3f} vs measured {meas.mean():+.3f} ± {se:.3f} points/hand "
+    print(f"  solver expected {exp.mean():+.3f} vs measured {meas.mean():+.3f} ± {se:.3f} points/hand "
           f"(difference {exp.mean() - meas.mean():+.3f}); mean |expected - measured| per hand "
           f"{np.abs(exp - meas).mean():.3f}")
-    for lo, hi in ((0, 33), (33, 67), (67, 100)):
-        a, b = np.percentile(exp, lo), np.percentile(exp, hi)
-        sel = (exp >= a) & (exp <= b)
-        print(f"    expected in [{a:+.2f}, {b:+.2f}]: expected {exp[sel].mean():+.3f}, "
-              f"measured {meas[sel].mean():+.3f} ({sel.sum()} hands)")
+    gexp = np.array([r.greedy_expected for r in results])
+    gmeas = np.array([r.greedy_measured for r in results])
+    print(f"  greedy expected {gexp.mean():+.3f} vs measured {gmeas.mean():+.3f} points/hand "
+          f"(difference {gexp.mean() - gmeas.mean():+.3f}); mean |expected - measured| per hand "
+          f"{np.abs(gexp - gmeas).mean():.3f}")
+    for part in np.array_split(np.argsort(exp, kind="stable"), 3):
+        if len(part):
+            print(f"    third by expected [{exp[part].min():+.2f}, {exp[part].max():+.2f}]: expected "
+                  f"{exp[part].mean():+.3f}, measured {meas[part].mean():+.3f} ({len(part)} hands)")
 
 
-def run(name: str, players: int, hands: int, m: int, seed: int) -> list[HandResult]:
+def run(name: str, players: int, hands: int, m: int, seed: int) -> tuple[list[HandResult], int, int, float]:
     rules = PRESETS[name]
     pts = points_of(rules)
     rng = np.random.default_rng(seed)
@@ -243,8 +258,9 @@ def run(name: str, players: int, hands: int, m: int, seed: int) -> list[HandResu
         results.append(r)
         bad += b
         checked += CHECKED_PAIRS if i < CHECKED_HANDS else 0
-    report(name, players, results, bad, checked, time.perf_counter() - t0)
-    return results
+    secs = time.perf_counter() - t0
+    report(name, players, results, bad, checked, secs)
+    return results, bad, checked, secs
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -253,10 +269,26 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--opponents", type=int, default=1000, help="tables of opponents in each of the two sets")
     p.add_argument("--tables", default="luosong:2,taiwan:4", help="preset:players, comma-separated")
     p.add_argument("--seed", type=int, default=19)
+    p.add_argument("--save", type=Path, help="also write each hand's figures here (JSON), per table")
+    p.add_argument("--report", type=Path, nargs="+",
+                   help="print the figures of runs saved with --save together (runs nothing)")
     args = p.parse_args(argv)
+    if args.report:
+        runs = [json.loads(f.read_text()) for f in args.report]
+        for spec in runs[0]:
+            hands = [HandResult(**h) for run in runs for h in run[spec]["hands"]]
+            name, _, n = spec.partition(":")
+            report(name, int(n), hands, sum(r[spec]["bad"] for r in runs),
+                   sum(r[spec]["checked"] for r in runs), sum(r[spec]["secs"] for r in runs))
+        return 0
+    saved = {}
     for k, spec in enumerate(args.tables.split(",")):
         name, _, n = spec.partition(":")
-        run(name, int(n or 2), args.hands, args.opponents, args.seed + k)
+        results, bad, checked, secs = run(name, int(n or 2), args.hands, args.opponents, args.seed + k)
+        saved[f"{name}:{int(n or 2)}"] = {"hands": [asdict(r) for r in results], "bad": bad,
+                                          "checked": checked, "secs": secs}
+        if args.save:
+            args.save.write_text(json.dumps(saved))
     return 0
 
 

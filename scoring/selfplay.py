@@ -7,15 +7,20 @@ same sample. That is a fixed point, found by repeating, per preset:
 1. deal `hands` random 13-card hands (52 cards, no jokers), the same hands every round;
 2. round 0: arrange each greedily (strongest tail, then middle, then head);
 3. round r: arrange each with the full solver (`scoring.expectation.best_splits`: fast score,
-   then the exact re-scoring) using the model of round r-1's sample;
-4. stop when fewer than `tol` of the hands change their layout from one round to the next (or
-   after `max_rounds`); the last round's layouts are the sample shipped.
+   then the exact re-scoring) using the model of round r-1's sample; the new sample takes these
+   layouts for a random half of the hands and keeps the last sample's for the other half (plain
+   best replies overshoot: against strong heads the solver weakens its own, and back again);
+4. stop when the model stops moving: when no row's win chance, averaged over the sample's rows,
+   moves by `tol` or more from one round's model to the next (or after `max_rounds`); the last
+   round's layouts are the sample shipped. (Many hands keep swapping between near-equal layouts,
+   so "no layout changes" would never be reached; the model is what the solver sees.)
 
 The solver is given `OPPONENTS` others at the table (the CLI's default), so a preset with a home
-run has it in the sample's layouts. About 2-3 ms per hand and round on one core: 20,000 hands and
-four to six rounds are a few minutes per preset.
+run has it in the sample's layouts. A round costs what the solver does, about 20 ms per hand on
+one free core (more on a busy machine): 20,000 hands and three to five rounds are 20-35 minutes
+per preset; `--resume` starts from the samples already shipped and saves the first rounds.
 
-    python scripts/build_tables.py [--hands 20000] [--seed 20240613] [--tol 0.005]
+    python scripts/build_tables.py [--hands 20000] [--seed 20240613] [--tol 0.003] [--resume]
 """
 
 from __future__ import annotations
@@ -45,8 +50,10 @@ from scoring.winprob import (
 
 DEFAULT_HANDS = 20000
 DEFAULT_SEED = 20240613
-DEFAULT_TOL = 0.005
+DEFAULT_TOL = 0.003
 MAX_ROUNDS = 8
+MIX = 0.5
+"""Share of hands that keep the last round's layout (damping)."""
 OPPONENTS = 3
 BATCH = 16
 """Hands arranged per numpy call."""
@@ -83,26 +90,42 @@ def scoop_rate(classes: np.ndarray, rules: RuleSet) -> float:
     return float(np.concatenate([(a[:k] > b[:k]).all(1), (b[:k] > a[:k]).all(1)]).mean())
 
 
+def model_shift(new: Sample, old: Sample, rules: RuleSet) -> float:
+    """How far the model moved: the largest, over the rows, of the mean change of P(win) at the
+    new sample's rows."""
+    values = sample_values(new, fasteval.tables_for(rules))
+    a, b = build_model(rules, new), build_model(rules, old)
+    return max(float(np.abs(a.win[r][values[:, r]] - b.win[r][values[:, r]]).mean()) for r in range(3))
+
+
 def simulate(rules: RuleSet, n: int, seed: int, tol: float = DEFAULT_TOL, max_rounds: int = MAX_ROUNDS,
-             log: Callable[[str], None] = print, progress: bool = True,
-             start: Sample | None = None) -> Sample:
+             log: Callable[[str], None] = print, progress: bool = True, start: Sample | None = None,
+             each_round: Callable[[Sample], None] | None = None) -> Sample:
     """The fixed-point sample for `rules` (see the module docstring); deterministic for a seed.
     `start`: a sample to take round 0's model from instead of playing greedy (a sample near the
-    fixed point, e.g. the shipped one, saves rounds)."""
-    hands = deal(np.random.default_rng(seed), n)
+    fixed point, e.g. the shipped one, saves rounds). `each_round` gets every round's sample."""
+    rng = np.random.default_rng(seed)
+    hands = deal(rng, n)
     tables = fasteval.tables_for(rules)
     sample = start
     for rnd in range(max_rounds + 1):
         t0 = time.perf_counter()
         label = f"{rules.name} round {rnd}" if progress else None
         classes = arrange_all(hands, rules, sample, progress=label)
+        if sample is not None and sample is not start:
+            keep = rng.random(n) < MIX
+            classes = np.where(keep[:, None], sample.rows, classes)
+        new = Sample(classes, scoop_rate(classes, rules))
+        shift = 1.0 if sample is None else model_shift(new, sample, rules)
         changed = 1.0 if sample is None or sample is start else float((classes != sample.rows).any(1).mean())
-        sample = Sample(classes, scoop_rate(classes, rules))
+        sample = new
         pair_heads = float((tables.category[tables.three[classes[:, 0]]] >= fasteval.PAIR).mean())
         log(f"  {rules.name} round {rnd}: {n} hands in {time.perf_counter() - t0:.0f}s, "
-            f"{changed:.1%} changed, heads with a pair or better {pair_heads:.1%}, "
-            f"scoop rate {sample.scoop_rate:.3f}")
-        if changed < tol:
+            f"model shift {shift:.4f}, {changed:.1%} of layouts changed, heads with a pair or better "
+            f"{pair_heads:.1%}, scoop rate {sample.scoop_rate:.3f}")
+        if each_round is not None:
+            each_round(sample)
+        if shift < tol:
             break
     assert sample is not None
     return sample
@@ -118,24 +141,32 @@ def build(n: int = DEFAULT_HANDS, seed: int = DEFAULT_SEED, path: Path = DATA, t
     if path.exists():
         with np.load(path) as z:
             arrays = {k: z[k] for k in z.files}
+    arrays.update(meta_hands=np.array(n), meta_seed=np.array(seed))
     for name in names or list(PRESETS):
         t0 = time.perf_counter()
         start = None
         if resume and f"{name}_rows" in arrays:
             start = Sample(arrays[f"{name}_rows"].astype(np.intp), float(arrays[f"{name}_scoop_rate"]))
-        s = simulate(PRESETS[name], n, seed + list(PRESETS).index(name), tol=tol, max_rounds=max_rounds,
-                     log=log, start=start)
-        arrays[f"{name}_rows"] = s.rows.astype(np.int32)
-        arrays[f"{name}_scoop_rate"] = np.array(s.scoop_rate)
-        log(f"{name}: {time.perf_counter() - t0:.0f}s")
-    arrays["meta_hands"] = np.array(n)
-    arrays["meta_seed"] = np.array(seed)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, **arrays)
+
+        def save(s: Sample, name: str = name) -> None:
+            arrays[f"{name}_rows"] = s.rows.astype(np.int32)
+            arrays[f"{name}_scoop_rate"] = np.array(s.scoop_rate)
+            _write(path, arrays)
+
+        simulate(PRESETS[name], n, seed + list(PRESETS).index(name), tol=tol, max_rounds=max_rounds,
+                 log=log, start=start, each_round=save)
+        log(f"{name}: {time.perf_counter() - t0:.0f}s, wrote {path} ({path.stat().st_size / 1024:.0f} KiB)")
     load_samples.cache_clear()
     model_for.cache_clear()
-    log(f"wrote {path} ({path.stat().st_size / 1024:.0f} KiB)")
     return path
+
+
+def _write(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """Write the samples (after every round, so an interrupted build keeps its last round)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez_compressed(tmp, **arrays)
+    tmp.replace(path)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -143,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hands", type=int, default=DEFAULT_HANDS, help="hands dealt per preset")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED)
     p.add_argument("--tol", type=float, default=DEFAULT_TOL,
-                   help="stop when fewer than this share of hands change layout in a round")
+                   help="stop when no row's mean win chance moves by this much in a round")
     p.add_argument("--presets", default=",".join(PRESETS), help="comma-separated presets (default: all)")
     p.add_argument("--max-rounds", type=int, default=MAX_ROUNDS, help="rounds after the first at most")
     p.add_argument("--resume", action="store_true",
