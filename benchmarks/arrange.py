@@ -1,6 +1,7 @@
 """The solver's speed and its results at the table.
 
     python -m benchmarks.arrange [--hands 200] [--deals 2000] [--presets taiwan,luosong] [--no-sim]
+    python -m benchmarks.arrange --quality [...]   (benchmarks.arrange_quality: the gap to the best split)
 
 1. Speed: median and 95th percentile of `scoring.arrange` over random hands, without jokers
    (`taiwan`) and with both jokers (`shisanshui`, 54-card deck).
@@ -13,10 +14,12 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 import numpy as np
 
+from benchmarks import arrange_quality
 from scoring.arrange import arrange, greedy
 from scoring.cards import JOKERS, STANDARD_DECK, format_cards
 from scoring.rules import PRESETS, preset
@@ -62,6 +65,9 @@ def simulate(name: str, deals: int, seed: int) -> tuple[float, float, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = list(argv) if argv is not None else sys.argv[1:]
+    if "--quality" in argv:
+        return arrange_quality.main([a for a in argv if a != "--quality"])
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--hands", type=int, default=200)
     p.add_argument("--deals", type=int, default=2000)

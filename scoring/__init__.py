@@ -7,10 +7,11 @@ Public API (see docs/ARCHITECTURE.md, "scoring contract"):
 - `evaluate(row, rules) -> HandValue`: comparable row values.
 - `settle(table) -> Settlement`: zero-sum totals with an itemised explanation per pair.
 - `arrange(cards, rules, top=3)`: the solver's best arrangements (module `scoring.arrange`; the
-  package attribute is the function, so reach the module with `importlib.import_module`).
+  package attribute of that name is the function, `from scoring.arrange import ...` the module).
 - `ScoringError` (base), `CardError`, `TableError`: bad input, with a message for players.
 """
 
+from scoring.arrange import arrange
 from scoring.cards import Card, format_cards, parse_card, parse_cards, sort_cards
 from scoring.categories import ROWS, Category
 from scoring.errors import CardError, RulesError, ScoringError, TableError
@@ -28,13 +29,5 @@ __all__ = [
     "TableError", "Tie", "Wheel",
     "compare", "evaluate", "format_cards", "parse_card", "parse_cards", "preset", "row_exceeds",
     "sort_cards", "Arrangement", "Item", "PairResult", "Settlement", "settle", "best_special",
-    "detect_specials", "suggest_arrangement", "Hand", "Table", "parse_table",
+    "detect_specials", "suggest_arrangement", "Hand", "Table", "parse_table", "arrange",
 ]
-
-try:  # the solver lives in its own module; the package exports its entry point (docs/ARCHITECTURE.md)
-    from scoring.arrange import arrange  # noqa: E402
-
-    __all__ += ["arrange"]
-except ModuleNotFoundError as _missing:  # pragma: no cover - a checkout without the solver
-    if _missing.name != "scoring.arrange":
-        raise

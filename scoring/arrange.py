@@ -1,32 +1,17 @@
 """理牌: the best legal arrangements of 13 cards under a `RuleSet`, by expected score.
 
-Search: all C(13,3) x C(10,5) = 72,072 head/middle/tail splits are considered. The two 5-card rows
-of a split are an unordered pair, and only "weaker one in the middle" can be legal, so that is
-36,036 candidates. All 1,287 five-card subsets and 286 heads are valued in one `fasteval` call
-each, then every candidate's legality and score is a handful of numpy gathers (no Python per split).
+Search (`scoring.splits`): every head/middle/tail split of the 13 cards is valued in bulk.
+Score (`scoring.expectation`): expected points per opponent against opponents who arrange with this
+same solver (the model of `scoring.winprob`: a sample of self-play at its fixed point, one per
+preset, built by `scoring.selfplay`), re-weighted to the cards this hand leaves for them (holding
+three aces, the opponents rarely have a pair of aces): row points and royalties from each row's
+win and loss chances, the scoop (and the home run at 3+ players) from the sampled opponents' whole
+layouts. A special hand the rules let this hand declare is a candidate worth its points.
 
-Model ("best" = highest expected score against one random opponent, per opponent; the opponent
-is a simulated player who itself plays for expected score, `scoring.winprob`, one set per preset):
-
-* rows: each row's value v gives P(win), P(lose) against an opponent's row in the same place;
-  expected row points = points(v) * P(win) - E[opponent's points; opponent's row better], with
-  `row_points` or the winning hand's `row_values`;
-* royalties: `on_win` ones weighted by P(win) (the opponent's by P(lose)), `always` ones in full;
-* scoop: (scoop_factor - 1) times the row points of winning all three rows, less the same for
-  losing all three;
-* home run (3+ players, `opponents` others): my scoop chance to the power of the opponents, and
-  being home-run by an opponent from the simulated scoop rate;
-* a special hand the rules let this hand declare is a candidate worth its points.
-
-Two stages keep it fast: every split gets a fast score that treats the three rows as independent
-(the scoop chance is the product of the three P(win)); the best 48 distinct layouts (plus the
-greedy one, so the answer is never below it) are re-scored with the scoop counted against 5,000
-sampled opponents' actual row triples, which keeps the rows' correlation (independence halves
-the chance of being scooped).
-
-Limits, on purpose: the opponent never fouls or declares a special and plays without jokers;
-against much weaker or differently-minded opponents (e.g. "strongest tail first" players) the
-ranking is not tuned to them; ties use no tie-breaks; banker mode and caps are not modelled.
+Limits, on purpose: the modelled opponent never fouls or declares a special and plays without
+jokers; the re-weighting is by rank (suits, so flushes, keep their full-deck odds); ties use no
+tie-breaks; banker mode and caps are not modelled. Against much weaker or differently-minded
+opponents (e.g. "strongest tail first" players) the ranking is not tuned to them.
 Every arrangement returned is checked legal by the rules engine (`scoring.validity`).
 """
 
@@ -36,26 +21,25 @@ import argparse
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from itertools import combinations
 from typing import Any
 
 import numpy as np
 
-from scoring import fasteval, winprob
+from scoring import expectation, fasteval, winprob
 from scoring.cards import Card, format_cards, parse_cards, sort_cards
 from scoring.categories import ROWS
 from scoring.errors import ScoringError, TableError
 from scoring.hands import HandValue, evaluate
+from scoring.layout import Arrangement as _Rows
 from scoring.output import EXIT_FOUL, EXIT_INVALID, EXIT_OK, emit_json, invalid, shorten, write
 from scoring.rules import PRESETS, RuleSet, preset
-from scoring.settlement import Arrangement as _Rows
 from scoring.special_hands import Special, SpecialTest
 from scoring.specials import best_special, special_layout
+from scoring.splits import Scored as _Scored
+from scoring.splits import Split, hand_codes, score_splits, split_values
+from scoring.splits import index as _index
+from scoring.splits import positions as _positions
 from scoring.validity import check_hand, out_of_order
-
-Split = tuple[np.ndarray, np.ndarray, np.ndarray]
-"""Positions (into the 13 cards) of head, middle and tail."""
 
 
 @dataclass(frozen=True)
@@ -94,199 +78,6 @@ class Arrangement(_Rows):
         return f"{self.expected:+7.2f}  {rows}   (win {probs})"
 
 
-# ------------------------------------------------------------------ the split index (built once)
-
-
-@dataclass(frozen=True)
-class _Index:
-    c5: np.ndarray      # (1287, 5) positions
-    c3: np.ndarray      # (286, 3) positions
-    head: np.ndarray    # (36036,) index into c3
-    a: np.ndarray       # (36036,) index into c5, the first 5-card row
-    b: np.ndarray       # (36036,) index into c5, the other one (a < b)
-
-
-@lru_cache(maxsize=1)
-def _index() -> _Index:
-    c5 = np.array(list(combinations(range(13), 5)), dtype=np.intp)
-    c3 = np.array(list(combinations(range(13), 3)), dtype=np.intp)
-    of_mask = np.full(1 << 13, -1, dtype=np.intp)
-    of_mask[(1 << c5).sum(1)] = np.arange(len(c5))
-    full = (1 << 13) - 1
-    pick = np.array(list(combinations(range(10), 5)), dtype=np.intp)  # 252 ways to pick the middle
-    rest = np.array([[p for p in range(13) if p not in h] for h in c3.tolist()], dtype=np.intp)  # (286, 10)
-    first = rest[:, pick]                                    # (286, 252, 5)
-    mask_a = (1 << first).sum(2)
-    mask_b = full ^ (1 << c3).sum(1)[:, None] ^ mask_a
-    a, b = of_mask[mask_a], of_mask[mask_b]
-    keep = a < b
-    head = np.broadcast_to(np.arange(len(c3))[:, None], a.shape)[keep]
-    return _Index(c5, c3, head, a[keep], b[keep])
-
-
-# ------------------------------------------------------------------ scoring all splits of one hand
-
-
-@dataclass(frozen=True)
-class _Scored:
-    h: np.ndarray
-    m: np.ndarray
-    t: np.ndarray
-    mid_is_a: np.ndarray
-    legal: np.ndarray
-
-
-def _split_values(codes: np.ndarray, tables: fasteval.Tables, strict: bool) -> _Scored:
-    ix = _index()
-    v5 = tables.eval5(codes[ix.c5])
-    v3 = tables.eval3(codes[ix.c3])
-    va, vb = v5[ix.a], v5[ix.b]
-    mid_is_a = va <= vb
-    m = np.minimum(va, vb).astype(np.intp)
-    t = np.maximum(va, vb).astype(np.intp)
-    h = v3[ix.head].astype(np.intp)
-    legal = h < m  # a head never equals a 5-card row on the scale; "equal first cards" sorts below
-    if strict:
-        legal &= m < t
-    return _Scored(h, m, t, mid_is_a, legal)
-
-
-def _expected(s: _Scored, model: winprob.RowModel, rules: RuleSet, opponents: int) -> np.ndarray:
-    """Fast score of every split: expected points per opponent with the rows taken as independent
-    (illegal splits included; mask them after)."""
-    h, m, t = s.h, s.m, s.t
-    bh, bm, bt = model.base
-    wh, wm, wt = model.win
-    lh, lm, lt = model.lose
-    ph, pm, pt = model.points
-    th, tm, tt = model.taken
-    e = bh[h] + bm[m] + bt[t]
-    f = rules.scoop_factor
-    p_win = wh[h] * wm[m] * wt[t]
-    won = ph[h] + pm[m] + pt[t]
-    lose_h, lose_m, lose_t = lh[h], lm[m], lt[t]
-    lost = th[h] * lose_m * lose_t + lose_h * tm[m] * lose_t + lose_h * lose_m * tt[t]
-    if f != 1:
-        e += (f - 1) * (won * p_win - lost)
-    if _home_runs(rules, opponents):
-        e += (rules.home_run_factor - 1) * f * (won * p_win ** opponents
-                                                 - lost * model.scoop_rate ** (opponents - 1))
-    return e
-
-
-def _home_runs(rules: RuleSet, opponents: int) -> bool:
-    return rules.home_run_factor != 1 and opponents >= 2 and opponents + 1 >= rules.home_run_min_players
-
-
-def exact_expected(values: np.ndarray, model: winprob.RowModel, rules: RuleSet,
-                   opponents: int = 3) -> np.ndarray:
-    """Expected points per opponent of layouts with row `values` (k, 3).
-
-    Row points and royalties depend on one row at a time, so they come from the per-value arrays
-    (the whole sample's marginals); a scoop depends on all three rows at once, so it is counted
-    against the model's sampled opponents with their rows compared together (keeping the rows'
-    correlation). Home run: my scoop rate against the sample to the power of the opponents, an
-    opponent's from the sample's own scoop rate."""
-    v = np.asarray(values, dtype=np.intp)
-    h, m, t = v[:, 0], v[:, 1], v[:, 2]
-    e = model.base[0][h] + model.base[1][m] + model.base[2][t]
-    f = rules.scoop_factor
-    if f == 1 and not _home_runs(rules, opponents):
-        return e
-    o = model.opp
-    scoop = (h[:, None] > o[:, 0]) & (m[:, None] > o[:, 1]) & (t[:, None] > o[:, 2])    # (k, n)
-    scooped = (h[:, None] < o[:, 0]) & (m[:, None] < o[:, 1]) & (t[:, None] < o[:, 2])
-    p_scoop = np.count_nonzero(scoop, axis=1) / len(o)
-    won = p_scoop * (model.points[0][h] + model.points[1][m] + model.points[2][t])
-    lost = scooped.astype(np.float64) @ model.opp_scoop_points / len(o)
-    e += (f - 1) * (won - lost)
-    if _home_runs(rules, opponents):
-        e += (rules.home_run_factor - 1) * f * (won * p_scoop ** (opponents - 1)
-                                                 - lost * model.scoop_rate ** (opponents - 1))
-    return e
-
-
-def _greedy_key(s: _Scored) -> np.ndarray:
-    """Lexicographic (tail, middle, head) as one integer, for the greedy baseline."""
-    return (s.t.astype(np.int64) << 32) | (s.m.astype(np.int64) << 16) | s.h.astype(np.int64)
-
-
-def _positions(k: int, s: _Scored) -> Split:
-    ix = _index()
-    a, b = ix.c5[ix.a[k]], ix.c5[ix.b[k]]
-    mid, tail = (a, b) if s.mid_is_a[k] else (b, a)
-    return ix.c3[ix.head[k]], mid, tail
-
-
-POOL = 512
-"""Splits kept from the fast score for exact re-scoring (before merging equal row values)."""
-FINALISTS = 48
-"""Distinct row-value layouts re-scored exactly against the sampled opponents."""
-
-
-def _ranked(s: _Scored, model: winprob.RowModel, rules: RuleSet, opponents: int,
-            exact: bool = True, at_least: int = FINALISTS) -> tuple[np.ndarray, np.ndarray]:
-    """Legal splits worth showing, best first, one per distinct (head, middle, tail) value, with
-    their expected points: the fast score ranks all, the best `FINALISTS` (and the greedy layout,
-    so the answer is never below it) are re-scored exactly and come first."""
-    fast = np.where(s.legal, _expected(s, model, rules, opponents), -np.inf)
-    n_legal = int(s.legal.sum())
-    want = min(n_legal, max(POOL, 4 * at_least))
-    pool = np.argpartition(-fast, want - 1)[:want] if want < len(fast) else np.flatnonzero(s.legal)
-    pool = pool[np.lexsort((pool, -fast[pool]))]
-    pool = pool[np.isfinite(fast[pool])]
-    keys = (s.h[pool].astype(np.int64) << 32) | (s.m[pool].astype(np.int64) << 16) | s.t[pool]
-    _, first = np.unique(keys, return_index=True)
-    pool = pool[np.sort(first)]
-    if not exact:
-        return pool, fast[pool]
-    finalists = pool[:max(FINALISTS, at_least)]
-    g = int(np.argmax(np.where(s.legal, _greedy_key(s), -1)))
-    gkey = (int(s.h[g]), int(s.m[g]), int(s.t[g]))
-    in_pool = any((int(s.h[k]), int(s.m[k]), int(s.t[k])) == gkey for k in finalists.tolist())
-    if not in_pool:
-        finalists = np.append(finalists, g)
-    vals = np.stack([s.h[finalists], s.m[finalists], s.t[finalists]], axis=1)
-    score = exact_expected(vals, model, rules, opponents)
-    order = np.lexsort((np.arange(len(finalists)), -score))
-    return finalists[order], score[order]
-
-
-def best_split(codes: np.ndarray, rules: RuleSet, model: winprob.RowModel | None, exact: bool = True,
-               opponents: int = 3) -> Split:
-    """The best legal split of 13 card codes: by the model, or greedy (strongest tail first) if None."""
-    s = _split_values(codes, fasteval.tables_for(rules), rules.strict_order)
-    if not s.legal.any():
-        raise TableError("these 13 cards have no legal arrangement under these rules")
-    if model is None:
-        return _positions(int(np.argmax(np.where(s.legal, _greedy_key(s), -1))), s)
-    if not exact:
-        fast = np.where(s.legal, _expected(s, model, rules, opponents), -np.inf)
-        return _positions(int(np.argmax(fast)), s)
-    ranked, _ = _ranked(s, model, rules, opponents)
-    return _positions(int(ranked[0]), s)
-
-
-def split_classes(codes: np.ndarray, split: Split) -> np.ndarray:
-    """Rule-independent row classes (`fasteval` table indices) of a split, for histograms."""
-    out = []
-    for r, pos in enumerate(split):
-        c = codes[pos].astype(np.intp)
-        k = int(fasteval.CODE_KEY[c].sum())
-        if r > 0:
-            k += fasteval.SPAN5 * int(np.bitwise_and.reduce(fasteval.CODE_SUIT[c]) != 0)
-        out.append(k)
-    return np.array(out)
-
-
-def split_values(codes: np.ndarray, split: Split, tables: fasteval.Tables) -> np.ndarray:
-    """Row values (evaluator scale) of a split."""
-    return np.array([
-        tables.eval3(codes[split[0]][None])[0], tables.eval5(codes[split[1]][None])[0],
-        tables.eval5(codes[split[2]][None])[0],
-    ])
-
-
 # ------------------------------------------------------------------ public API
 
 
@@ -301,13 +92,6 @@ def _hand(cards: Sequence[Card | str] | str) -> list[Card]:
     return hand
 
 
-def _codes(hand: Sequence[Card], rules: RuleSet) -> np.ndarray:
-    codes = fasteval.encode(hand)
-    wild = np.array([rules.is_wild(c) for c in hand])
-    codes[wild] = fasteval.WILD * 4
-    return codes
-
-
 def _make(hand: Sequence[Card], split: Split, rules: RuleSet, expected: float,
           model: winprob.RowModel | None, special: Special | None = None) -> Arrangement:
     rows = [tuple(sort_cards(hand[i] for i in pos.tolist())) for pos in split]
@@ -315,9 +99,9 @@ def _make(hand: Sequence[Card], split: Split, rules: RuleSet, expected: float,
     if special is not None or model is None:
         return Arrangement(*rows, expected=expected, special=special, values=values)
     tables = fasteval.tables_for(rules)
-    v = split_values(_codes(hand, rules), split, tables)
-    win = tuple(float(model.win[r][v[r]]) for r in range(3))
-    lose = tuple(float(model.lose[r][v[r]]) for r in range(3))
+    v = split_values(hand_codes(hand, rules), split, tables)
+    win = tuple(np.asarray(model.win[r])[..., v[r]].item() for r in range(3))
+    lose = tuple(np.asarray(model.lose[r])[..., v[r]].item() for r in range(3))
     tie = tuple(max(0.0, 1.0 - w - ls) for w, ls in zip(win, lose, strict=True))
     return Arrangement(*rows, expected=expected, win=win, tie=tie, lose=lose, values=values)
 
@@ -392,14 +176,18 @@ def arrange(cards: Sequence[Card | str] | str, rules: RuleSet | str = "taiwan", 
     for the model. Raises `TableError` when there are not 13 cards or no legal layout."""
     rules = _rules(rules)
     hand = _hand(cards)
-    codes = _codes(hand, rules)
-    model = winprob.model_for(rules)
-    s = _split_values(codes, fasteval.tables_for(rules), rules.strict_order)
+    codes = hand_codes(hand, rules)
+    model = winprob.model_given(rules, codes)
+    s = score_splits(codes, fasteval.tables_for(rules), rules.strict_order)
     if not s.legal.any():
         raise TableError("these 13 cards have no legal arrangement under these rules")
-    ranked, score = _ranked(s, model, rules, opponents, at_least=top + 2)
+    ranked, score = expectation.ranked(s, model, rules, opponents, count=max(expectation.FINALISTS, top + 2))
     out: list[Arrangement] = []
-    for k, e in zip(ranked.tolist(), score.tolist(), strict=True):
+    seen: set[int] = set()
+    for k, key, e in zip(ranked[0].tolist(), s.keys(ranked)[0].tolist(), score[0].tolist(), strict=True):
+        if key in seen or not s.legal[0, k]:
+            continue
+        seen.add(key)
         arr = _make(hand, _positions(k, s), rules, float(e), model)
         if out_of_order(dict(zip(ROWS, arr.values, strict=True)), rules):
             continue  # the rules engine has the last word on legality
@@ -407,7 +195,7 @@ def arrange(cards: Sequence[Card | str] | str, rules: RuleSet | str = "taiwan", 
         if len(out) >= top:
             break
     if specials:
-        best_k = int(ranked[0]) if len(ranked) else None
+        best_k = int(ranked[0, 0]) if ranked.size else None
         for sp, split in _special_candidates(hand, rules, s, codes, best_k):
             out.append(_make(hand, split, rules, float(sp.points), model, special=sp))
         out.sort(key=lambda a: -a.expected)
@@ -422,14 +210,20 @@ def greedy(cards: Sequence[Card | str] | str, rules: RuleSet | str = "taiwan") -
     """The baseline: strongest tail, then the strongest middle of the rest, then the head (legal)."""
     rules = _rules(rules)
     hand = _hand(cards)
-    split = best_split(_codes(hand, rules), rules, None)
-    return _make(hand, split, rules, expected_of(hand, split, rules), winprob.model_for(rules))
+    s = score_splits(hand_codes(hand, rules), fasteval.tables_for(rules), rules.strict_order)
+    if not s.legal.any():
+        raise TableError("these 13 cards have no legal arrangement under these rules")
+    split = _positions(int(expectation.best_splits(s, None, rules)[0]), s)
+    model = winprob.model_given(rules, hand_codes(hand, rules))
+    return _make(hand, split, rules, expected_of(hand, split, rules), model)
 
 
 def expected_of(hand: Sequence[Card], split: Split, rules: RuleSet, opponents: int = 3) -> float:
     """The model's expected points per opponent of one given split (the exact score)."""
-    v = split_values(_codes(hand, rules), split, fasteval.tables_for(rules))
-    return float(exact_expected(v[None, :], winprob.model_for(rules), rules, opponents)[0])
+    codes = hand_codes(hand, rules)
+    v = split_values(codes, split, fasteval.tables_for(rules))
+    return float(expectation.exact_expected(v[None, None, :], winprob.model_given(rules, codes), rules,
+                                            opponents)[0, 0])
 
 
 def expected_score(head: Sequence[Card | str] | str, middle: Sequence[Card | str] | str,
@@ -530,7 +324,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 def register_cli(sub: argparse._SubParsersAction) -> None:
-    """`arrange` and `check` subcommands for `python -m scoring` (see `scoring.cli.EXTENSIONS`)."""
+    """`arrange` and `check` subcommands for `python -m scoring` (registered by `scoring.cli`)."""
     p = sub.add_parser("arrange", help="best arrangements of 13 cards by expected points",
                        description="The best legal arrangements of 13 cards under a preset.")
     p.add_argument("cards", help='13 cards, e.g. "As Kd Qh ..." (quote them)')

@@ -1,8 +1,7 @@
 """`python -m scoring`: the rules engine from the command line, JSON in and JSON out.
 
-Subcommands are registered by small functions so more can join without touching this file's
-logic: `settle` lives here; a module listed in `EXTENSIONS` that defines
-`register_cli(subparsers)` adds its own (the solver's `arrange` and `check`).
+Subcommands are registered by small functions (`REGISTRARS`) so more can join without touching
+this file's logic: `settle` lives here; the solver's module adds `arrange` and `check`.
 
 Contract of `settle FILE|-`: FILE holds one table or a JSON list of tables; standard output gets
 one JSON object per table (a list for a list).  A table is answered by its settlement, by
@@ -16,11 +15,11 @@ list exits 0 and reports each table in its place.  Never a traceback for bad inp
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
+from scoring.arrange import register_cli as register_arrange
 from scoring.errors import ScoringError
 from scoring.output import EXIT_FOUL, EXIT_INVALID, EXIT_OK, emit_json, invalid, silence
 from scoring.settlement import settle
@@ -28,8 +27,6 @@ from scoring.table import load_json
 
 MAX_INPUT_BYTES = 32 * 1024 * 1024
 """The largest JSON document read: a table is under a kilobyte, so this is some 40,000 tables."""
-EXTENSIONS = ("scoring.arrange",)
-"""Modules that may add subcommands through `register_cli(subparsers)`; absent ones are skipped."""
 
 
 def read_json(path: str, stdin: TextIO | None = None) -> Any:
@@ -92,7 +89,7 @@ def register_settle(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_settle)
 
 
-REGISTRARS: list[Callable[[argparse._SubParsersAction], None]] = [register_settle]
+REGISTRARS: list[Callable[[argparse._SubParsersAction], None]] = [register_settle, register_arrange]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -101,16 +98,6 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for register in REGISTRARS:
         register(sub)
-    for name in EXTENSIONS:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as e:
-            if e.name != name:
-                raise
-            continue
-        hook = getattr(module, "register_cli", None)
-        if hook is not None:
-            hook(sub)
     return parser
 
 

@@ -21,12 +21,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring.cards import format_cards
 from scoring.categories import ROWS
 from scoring.hands import HandValue, compare, evaluate
+from scoring.layout import Arrangement
 from scoring.rules import Foul, RoyaltyMode, RuleSet
 from scoring.special_hands import Special
 from scoring.specials import best_special, compare_specials
+from scoring.suggest import suggest_arrangement
 from scoring.table import Hand, Table, parse_table
 from scoring.validity import out_of_order
 
@@ -71,18 +72,6 @@ class PairResult:
             "net": dict(self.net),
             "items": [i.to_json() for i in self.items],
         }
-
-
-@dataclass(frozen=True)
-class Arrangement:
-    """A way to lay out 13 cards (a suggestion for a fouled hand)."""
-
-    head: tuple
-    middle: tuple
-    tail: tuple
-
-    def to_json(self) -> dict[str, str]:
-        return {row: format_cards(getattr(self, row)) for row in ROWS}
 
 
 @dataclass
@@ -321,8 +310,6 @@ def settle(table: Mapping[str, Any] | Table | str) -> Settlement:
     fouls = {s.name: s.fouls for s in seats if s.fouled}
     specials = {s.name: s.special.key for s in seats if s.special}
     if fouls and rules.foul == Foul.REJECT:
-        from scoring.suggest import suggest_arrangement  # deferred: the solver may route it elsewhere
-
         suggestions = {}
         for s in seats:
             if s.fouled:

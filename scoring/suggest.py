@@ -1,8 +1,8 @@
 """A legal arrangement of 13 cards, offered when a hand is refused for 相公.
 
-This is the simple, always-correct fallback: not the best arrangement (that is the solver's job,
-`scoring.arrange`), just one the table will accept, found quickly.  Settlement only calls
-`suggest_arrangement`, so the solver can take it over without touching settlement.
+The suggestion is the solver's best arrangement (`scoring.arrange`, without specials: the hand
+is re-arranged, not declared), so the app's suggestions and these agree.  `fallback_arrangement`
+is the greedy search alone, kept for the case the solver returns nothing.
 
 Why greedy works first time almost always: the best five of 13 cards as the tail, the best five of
 the rest as the middle, the last three as the head is in order (a row chosen later is never better
@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
+from scoring.arrange import arrange
 from scoring.cards import Card, parse_cards, sort_cards
 from scoring.errors import TableError
 from scoring.hands import HandValue, evaluate
@@ -41,8 +42,6 @@ def suggest_arrangement(cards: Sequence[Card | str] | str, rules: RuleSet) -> Ro
     hand = parse_cards(cards)
     if len(hand) != 13:
         raise TableError(f"an arrangement needs 13 cards, not {len(hand)}")
-    from scoring.arrange import arrange  # deferred: the solver imports the rules engine
-
     found = arrange(hand, rules, top=1, specials=False)  # best by expected score, checked legal
     if found:
         return list(found[0].head), list(found[0].middle), list(found[0].tail)

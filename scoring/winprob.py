@@ -1,18 +1,15 @@
-"""Opponent model for the solver: the rows a random opponent lays out, measured once by simulation.
+"""Opponent model for the solver: the rows opponents lay out, from a simulated sample per preset.
 
-The solver (`scoring.arrange`) scores a layout by its expected points against one random opponent,
-so it needs the rows opponents play. They are simulated once and shipped as package data
-(`scoring/data/winprob.npz`), one set per preset because the wheel and the points differ:
-
-1. deal `n` random 13-card hands (52 cards, no jokers);
-2. round 0: arrange each greedily (strongest tail, then middle, then head);
-3. round 1: arrange each with the solver's fast (row-independent) score using round 0's rows
-   -> the shipped sample: the opponent modelled is a player who itself plays for expected score.
+The solver (`scoring.arrange`) scores a layout by its expected points against one opponent, so it
+needs the rows opponents play. The opponents modelled are players who arrange with the solver
+itself: `scoring.selfplay` deals random hands and arranges them with the solver, again and again
+with the model of the last round, until the layouts stop changing (a fixed point: the solver
+plays against itself). The sample is shipped as package data (`scoring/data/winprob.npz`), one
+per preset because the wheel and the points differ; rebuild with ``python scripts/build_tables.py``.
 
 What is stored, per preset, is the sample itself: each hand's three rows as rule-independent row
 classes (`fasteval` key sum and flush flag), so a table that overrides an option (the wheel, row
-points, royalties) maps the same sample onto its own order and points. Rebuild with
-``python scripts/build_tables.py`` (or ``python -m scoring.winprob --build``; about 5-10 minutes).
+points, royalties) maps the same sample onto its own order and points.
 
 `model_for(rules)` turns the sample into a `RowModel`:
 
@@ -25,17 +22,20 @@ points, royalties) maps the same sample onto its own order and points. Rebuild w
   middle, and treating them as independent halves the chance of being scooped);
 * `scoop_rate`: how often one sampled hand scoops another (for an opponent's home run).
 
-Limits: the opponent is a random hand from a 52-card deck arranged as above -- no jokers, no
-specials, no fouls -- and equal rows tie (the natural-wins and suit tie-breaks are ignored).
+`model_given(rules, codes)` is the same for particular hands: each sampled opponent weighed by how
+likely its ranks are from the cards those hands leave (`removal_weights`), so that the solver
+scores a hand against the opponents it can actually meet.
+
+Limits: the opponent is a hand from a 52-card deck -- no jokers, no specials, no fouls; suits are
+not re-weighted -- and equal rows tie (the natural-wins and suit tie-breaks are ignored).
 """
 
 from __future__ import annotations
 
-import argparse
-import importlib
-import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import combinations_with_replacement
+from math import comb
 from pathlib import Path
 
 import numpy as np
@@ -45,8 +45,6 @@ from scoring.categories import ROWS, Category
 from scoring.rules import PRESETS, RoyaltyMode, RuleSet
 
 DATA = Path(__file__).with_name("data") / "winprob.npz"
-DEFAULT_HANDS = 20000
-DEFAULT_SEED = 20240613
 EXACT_OPPONENTS = 5000
 """Sampled opponents the solver's finalists are scored against exactly (common to all candidates)."""
 
@@ -69,7 +67,11 @@ class RowModel:
     `points`: row points this row earns when it wins; `taken[r][v]`: expected row points an
     opponent's row wins from it; `roy_win` / `roy_always`: its royalties by mode.
     `opp` (m, 3): sampled opponents' row values; `opp_scoop_points` (m,): the row points each
-    would score winning all three rows (before the scoop factor)."""
+    would score winning all three rows (before the scoop factor).
+
+    A model given B players' hands (`model_given`) has `base`, `win`, `lose` and `taken` as
+    (B, size) arrays, one row per hand, and `opp_weight` (B, m): how much each sampled opponent
+    counts for that hand (mean 1); the unconditional model has (size,) arrays and no weights."""
 
     base: tuple[np.ndarray, np.ndarray, np.ndarray]
     win: tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -81,6 +83,10 @@ class RowModel:
     opp: np.ndarray
     opp_scoop_points: np.ndarray
     scoop_rate: float
+    opp_weight: np.ndarray | None = None
+    prior: RowModel | None = None
+    """For a model given hands: the unconditional model it re-weights (the solver's fast stage
+    ranks with it; only the finalists are scored per hand)."""
 
 
 def sample_values(sample: Sample, tables: fasteval.Tables) -> np.ndarray:
@@ -90,8 +96,10 @@ def sample_values(sample: Sample, tables: fasteval.Tables) -> np.ndarray:
     return np.stack(cols, axis=1).astype(np.intp)
 
 
-def _by_category(rules: RuleSet, row: str, cats: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+@lru_cache(maxsize=32)
+def _by_category(rules: RuleSet, row: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Row points, `on_win` royalties and `always` royalties of every value, from its category."""
+    cats = fasteval.tables_for(rules).category
     pts = np.array([rules.row_win_points(row, Category(c)) for c in range(10)], dtype=np.float64)
     win = np.zeros(10)
     always = np.zeros(10)
@@ -101,38 +109,57 @@ def _by_category(rules: RuleSet, row: str, cats: np.ndarray) -> tuple[np.ndarray
             always += hit
         else:
             win += hit
-    return pts[cats], win[cats], always[cats]
+    out = pts[cats], win[cats], always[cats]
+    for a in out:
+        a.setflags(write=False)
+    return out
 
 
 def _above_sum(p: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """sum over u > v of p[u] * x[u], for every v."""
-    c = np.cumsum((p * x)[::-1])[::-1]
-    return np.concatenate((c[1:], [0.0]))
+    """sum over u > v of p[..., u] * x[u], for every v (along the last axis)."""
+    c = np.cumsum((p * x)[..., ::-1], axis=-1)[..., ::-1]
+    return np.concatenate((c[..., 1:], np.zeros(p.shape[:-1] + (1,))), axis=-1)
 
 
-def build_model(rules: RuleSet, sample: Sample, exact: int = EXACT_OPPONENTS) -> RowModel:
-    """The model for `rules` from a simulated `sample` (vectorised over the value scale)."""
+def _histograms(values: np.ndarray, size: int, weights: np.ndarray | None) -> np.ndarray:
+    """Normalised histogram of `values` (n,) over the value scale: (size,), or (B, size) with one
+    row per row of `weights` (B, n)."""
+    if weights is None:
+        p = np.bincount(values, minlength=size).astype(np.float64)
+        return p / p.sum()
+    n_hands = len(weights)
+    idx = (np.arange(n_hands)[:, None] * size + values[None, :]).ravel()
+    p = np.bincount(idx, weights=weights.ravel(), minlength=n_hands * size).reshape(n_hands, size)
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def build_model(rules: RuleSet, sample: Sample, exact: int = EXACT_OPPONENTS,
+                weights: np.ndarray | None = None) -> RowModel:
+    """The model for `rules` from a simulated `sample` (vectorised over the value scale); with
+    `weights` (B, n), one model per row of weights (see `RowModel`)."""
     tables = fasteval.tables_for(rules)
     values = sample_values(sample, tables)
     names = ("base", "win", "lose", "points", "taken", "roy_win", "roy_always")
     arrays: dict[str, list[np.ndarray]] = {k: [] for k in names}
     for r, row in enumerate(ROWS):
-        p = np.bincount(values[:, r], minlength=tables.size).astype(np.float64)
-        p /= p.sum()
-        below = np.concatenate(([0.0], np.cumsum(p)[:-1]))
+        p = _histograms(values[:, r], tables.size, weights)
+        below = np.cumsum(p, axis=-1) - p
         above = np.clip(1.0 - below - p, 0.0, 1.0)
-        pts, roy_win, roy_always = _by_category(rules, row, tables.category)
+        pts, roy_win, roy_always = _by_category(rules, row)
         taken = _above_sum(p, pts)
-        base = (pts + roy_win) * below - taken - _above_sum(p, roy_win) + roy_always - float(p @ roy_always)
+        base = ((pts + roy_win) * below - taken - _above_sum(p, roy_win) + roy_always
+                - (p * roy_always).sum(-1, keepdims=True))
         for k, arr in (("base", base), ("win", below), ("lose", above), ("points", pts), ("taken", taken),
                        ("roy_win", roy_win), ("roy_always", roy_always)):
-            arr.setflags(write=False)
             arrays[k].append(arr)
     opp = np.ascontiguousarray(values[:exact])
     opp_scoop_points = sum(arrays["points"][r][opp[:, r]] for r in range(3))
+    opp_weight = None
+    if weights is not None:
+        opp_weight = weights[:, :exact] / weights[:, :exact].mean(axis=1, keepdims=True)
     return RowModel(**{k: tuple(v) for k, v in arrays.items()}, opp=opp,
                     opp_scoop_points=np.asarray(opp_scoop_points, dtype=np.float64),
-                    scoop_rate=sample.scoop_rate)
+                    scoop_rate=sample.scoop_rate, opp_weight=opp_weight)
 
 
 @lru_cache(maxsize=1)
@@ -163,70 +190,76 @@ def model_for(rules: RuleSet) -> RowModel:
     return build_model(rules, sample_for(rules))
 
 
-# ------------------------------------------------------------------ building the shipped sample
+# ------------------------------------------------------------------ the cards the player holds
 
 
-def _deal(rng: np.random.Generator, n: int) -> np.ndarray:
-    """n random 13-card hands as sorted card codes (52-card deck)."""
-    return np.sort(np.argsort(rng.random((n, 52)), axis=1)[:, :13], axis=1).astype(np.uint8)
+@lru_cache(maxsize=1)
+def _multisets() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Key sums (sorted) and rank counts (k, 13) of every 3- and every 5-card rank multiset."""
+    out = []
+    for size in (3, 5):
+        ms = list(combinations_with_replacement(range(13), size))
+        keys = np.array([sum(fasteval.RANK_KEYS[r] for r in m) for m in ms])
+        counts = np.zeros((len(ms), 13), dtype=np.int8)
+        for i, m in enumerate(ms):
+            for r in m:
+                counts[i, r] += 1
+        order = np.argsort(keys)
+        out += [keys[order], counts[order]]
+    return out[0], out[1], out[2], out[3]
 
 
-def simulate(rules: RuleSet, n: int, seed: int, rounds: int = 2, log=print) -> Sample:
-    """The rows players lay out (see the module docstring); deterministic for a seed."""
-    # deferred (the solver imports this module), and by module path: `scoring.arrange` may be the function
-    solver = importlib.import_module("scoring.arrange")
-    tables = fasteval.tables_for(rules)
-    hands = _deal(np.random.default_rng(seed), n)
-    sample: Sample | None = None
-    for rnd in range(rounds):
-        t0 = time.perf_counter()
-        model = None if sample is None else build_model(rules, sample)
-        classes = np.empty((n, 3), dtype=np.int32)
-        for i in range(n):
-            split = solver.best_split(hands[i], rules, model, exact=False)
-            classes[i] = solver.split_classes(hands[i], split)
-        values = sample_values(Sample(classes, 0.0), tables)
-        a, b = values[0::2], values[1::2]
-        k = min(len(a), len(b))
-        scoops = np.concatenate([(a[:k] > b[:k]).all(1), (b[:k] > a[:k]).all(1)])
-        sample = Sample(classes, float(scoops.mean()))
-        log(f"  {rules.name} round {rnd}: {n} hands in {time.perf_counter() - t0:.1f}s, "
-            f"scoop rate {sample.scoop_rate:.3f}")
-    assert sample is not None
-    return sample
+def rank_counts(sample: Sample) -> np.ndarray:
+    """How many cards of each rank (n, 13) each sampled hand holds (its three rows together)."""
+    k3, c3, k5, c5 = _multisets()
+    rows = sample.rows
+    out = c3[np.searchsorted(k3, rows[:, 0])].astype(np.int16)
+    for r in (1, 2):
+        out += c5[np.searchsorted(k5, rows[:, r] % fasteval.SPAN5)]
+    return out
 
 
-def build(n: int = DEFAULT_HANDS, seed: int = DEFAULT_SEED, path: Path = DATA, log=print) -> Path:
-    """Simulate every preset and write the compressed samples to `path`."""
-    arrays: dict[str, np.ndarray] = {}
-    for k, (name, rules) in enumerate(PRESETS.items()):
-        s = simulate(rules, n, seed + k, log=log)
-        arrays[f"{name}_rows"] = s.rows.astype(np.int32)
-        arrays[f"{name}_scoop_rate"] = np.array(s.scoop_rate)
-    arrays["meta_hands"] = np.array(n)
-    arrays["meta_seed"] = np.array(seed)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, **arrays)
-    load_samples.cache_clear()
-    model_for.cache_clear()
-    log(f"wrote {path} ({path.stat().st_size / 1024:.0f} KiB)")
-    return path
+@lru_cache(maxsize=32)
+def _sample_counts(rules: RuleSet) -> np.ndarray:
+    return rank_counts(sample_for(rules))
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m scoring.winprob", description=__doc__.split("\n")[0])
-    p.add_argument("--build", action="store_true", help="simulate and write scoring/data/winprob.npz")
-    p.add_argument("--hands", type=int, default=DEFAULT_HANDS, help="hands dealt per preset")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    p.add_argument("--out", type=Path, default=DATA)
-    args = p.parse_args(argv)
-    if args.build:
-        build(args.hands, args.seed, args.out)
-        return 0
-    for name, s in load_samples().items():
-        print(f"{name}: {len(s.rows)} hands, scoop rate {s.scoop_rate:.3f}")
-    return 0
+def removal_weights(counts: np.ndarray, held: np.ndarray, copies: int = 4) -> np.ndarray:
+    """How likely each sampled hand (rank `counts` (n, 13)) is, relative to a full deck, when the
+    cards come from what B players do not hold (`held` (B, 13) rank counts): (B, n), mean 1 per row.
+
+    Dealt from a deck without the held cards, a hand with c cards of a rank of which the player
+    holds m is C(copies - m, c) / C(copies, c) times as likely (per rank, multiplied; suits are
+    not weighed, so flushes keep their full-deck chances)."""
+    m = np.clip(held, 0, copies)
+    c = np.clip(counts, 0, copies)
+    ratio = np.zeros((copies + 1, copies + 1))
+    for i in range(copies + 1):
+        for j in range(copies + 1):
+            ratio[i, j] = comb(copies - i, j) / comb(copies, j)
+    w = np.ones((len(held), len(counts)))
+    for r in range(13):
+        w *= ratio[m[:, r][:, None], c[:, r][None, :]]
+    total = w.mean(axis=1, keepdims=True)
+    return np.where(total > 0, w / np.where(total > 0, total, 1.0), 1.0)
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
+def held_counts(codes: np.ndarray) -> np.ndarray:
+    """Rank counts (B, 13) of the natural cards of hands given as codes (B, 13); wild cards count
+    for no rank (the modelled opponents play without them)."""
+    ranks = np.atleast_2d(codes).astype(np.intp) >> 2
+    return np.stack([(ranks == r).sum(1) for r in range(13)], axis=1)
+
+
+def model_given(rules: RuleSet, codes: np.ndarray, sample: Sample | None = None,
+                prior: RowModel | None = None, counts: np.ndarray | None = None) -> RowModel:
+    """The opponent model for each of B hands (codes (B, 13)): the shipped sample (or `sample`,
+    with its model `prior` and `rank_counts` `counts`) re-weighted to the cards those hands leave
+    for the opponents (`removal_weights`)."""
+    if sample is None:
+        sample, prior, counts = sample_for(rules), model_for(rules), _sample_counts(rules)
+    prior = prior if prior is not None else build_model(rules, sample)
+    counts = counts if counts is not None else rank_counts(sample)
+    copies = 5 if rules.extra_suit else 4
+    model = build_model(rules, sample, weights=removal_weights(counts, held_counts(codes), copies))
+    return replace(model, prior=prior)

@@ -1,8 +1,8 @@
-"""Rebuild the solver's shipped win-probability tables (`scoring/data/winprob.npz`).
+"""Rebuild the solver's shipped opponent samples (`scoring/data/winprob.npz`) by self-play.
 
-    python scripts/build_tables.py [--hands 20000] [--seed 20240613]
+    python scripts/build_tables.py [--hands 20000] [--seed 20240613] [--tol 0.005] [--presets a,b]
 
-The same as ``python -m scoring.winprob --build``; see `scoring.winprob` for the procedure.
+Every preset of `scoring.rules.PRESETS` by default; see `scoring.selfplay` for the procedure.
 The value tables of `scoring.fasteval` are not shipped: they are built at first use (< 1 s).
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scoring.winprob import main  # noqa: E402
+from scoring.selfplay import main  # noqa: E402
 
 if __name__ == "__main__":
-    raise SystemExit(main(["--build", *sys.argv[1:]]))
+    raise SystemExit(main(sys.argv[1:]))

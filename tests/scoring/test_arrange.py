@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 from itertools import combinations
 
 import numpy as np
 import pytest
 
-from scoring import fasteval, winprob
+from scoring import expectation, fasteval, selfplay, splits, winprob
 from scoring.arrange import arrange, expected_score, greedy
 from scoring.cards import STANDARD_DECK, Card, parse_cards
 from scoring.categories import ROWS, Category
@@ -20,7 +19,6 @@ from scoring.suggest import suggest_arrangement
 from scoring.validity import out_of_order
 
 PRESET_NAMES = list(PRESETS)
-solver = importlib.import_module("scoring.arrange")  # the module (the package may export the function)
 
 
 def _legal(a, rules) -> bool:
@@ -38,7 +36,7 @@ def _random_hands(n: int, seed: int) -> list[list[Card]]:
 
 
 def test_split_index_covers_every_split_once():
-    ix = solver._index()
+    ix = splits.index()
     assert len(ix.head) == 72_072 // 2
     masks = (1 << ix.c3).sum(1)[ix.head] | (1 << ix.c5).sum(1)[ix.a] | (1 << ix.c5).sum(1)[ix.b]
     assert (masks == (1 << 13) - 1).all()
@@ -78,7 +76,7 @@ def test_obvious_best(name):
 
 def _legal_by_rules_engine(hand: list[Card], rules) -> np.ndarray:
     """Legality of every split from hands.py's own values (each row evaluated once)."""
-    ix = solver._index()
+    ix = splits.index()
     v5 = [evaluate([hand[i] for i in pos], rules) for pos in ix.c5.tolist()]
     v3 = [evaluate([hand[i] for i in pos], rules) for pos in ix.c3.tolist()]
     out = np.empty(len(ix.head), dtype=bool)
@@ -97,8 +95,8 @@ def _legal_by_rules_engine(hand: list[Card], rules) -> np.ndarray:
 ])
 def test_legal_set_is_the_rules_engines(hand, rules):
     cards = parse_cards(hand)
-    s = solver._split_values(solver._codes(cards, rules), fasteval.tables_for(rules), rules.strict_order)
-    assert (s.legal == _legal_by_rules_engine(cards, rules)).all()
+    s = splits.score_splits(splits.hand_codes(cards, rules), fasteval.tables_for(rules), rules.strict_order)
+    assert (s.legal[0] == _legal_by_rules_engine(cards, rules)).all()
     for a in arrange(cards, rules, top=5, specials=False):
         assert _legal(a, rules) and _same_cards(a, hand)
 
@@ -180,8 +178,8 @@ def test_simulation_is_reproducible():
     """The build procedure (small): deterministic, legal rows, a usable model."""
     quiet = lambda *a: None  # noqa: E731
     rules = PRESETS["taiwan"]
-    a = winprob.simulate(rules, 40, seed=5, log=quiet)
-    b = winprob.simulate(rules, 40, seed=5, log=quiet)
+    a = selfplay.simulate(rules, 40, seed=5, max_rounds=2, log=quiet, progress=False)
+    b = selfplay.simulate(rules, 40, seed=5, max_rounds=2, log=quiet, progress=False)
     assert a.rows.shape == (40, 3) and (a.rows == b.rows).all() and a.scoop_rate == b.scoop_rate
     values = winprob.sample_values(a, fasteval.tables_for(rules))
     assert (values[:, 0] < values[:, 1]).all() and (values[:, 1] <= values[:, 2]).all()
@@ -194,7 +192,7 @@ def test_exact_score_counts_correlated_scoops():
     rules = PRESETS["luosong"]
     model = winprob.model_for(rules)
     v = np.array([[model.opp[0, 0], model.opp[1, 1], model.opp[2, 2]], [5000, 6000, 9000]])
-    got = solver.exact_expected(v, model, rules, opponents=1)
+    got = expectation.exact_expected(v[None], model, rules, opponents=1)[0]
     o = model.opp
     for k in range(2):
         scoop = (v[k] > o).all(1).mean()
