@@ -41,10 +41,10 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from vision.int8 import PAIR_SAFE, STORED_UINT8
+from vision.int8 import STORED_UINT8
 
 HEAD_PREFIX = "/model.22/"  # the Detect module in an Ultralytics YOLOv8 export
-#: What `unsigned_weights` appends to a model's `quantization` note (`pair_safe_weights` takes it off).
+#: What `unsigned_weights` appends to a model's `quantization` note.
 UINT8_SUFFIX = " (weights stored uint8, zero point 128)"
 DETECTOR_NOTE = ("int8 QDQ, per-channel weights (stored uint8, zero point 128); Detect post-processing "
                  "in float")
@@ -159,114 +159,6 @@ def unsigned_weights(path: Path, out: Path | None = None) -> int:
     return changed
 
 
-#: What the uint8 x int8 kernels of x86 without VNNI add in int16 (`vpmaddubsw`): two neighbouring
-#: products u * w with u <= 255. With |w1| + |w2| <= 128 the pair stays within 255 * 128 = 32,640,
-#: under the int16 limit of 32,767, so nothing saturates.
-PAIR_LIMIT = 128
-
-
-def pair_sums(q: np.ndarray) -> np.ndarray:
-    """Per output channel (axis 0) the largest |w1| + |w2| over the weight pairs the kernels may add.
-
-    Conv weights (O x I x kh x kw) are packed taps-major, input channels fastest (NHWC), and paired
-    along the input channels; an odd channel count (the first layer's RGB) shifts the pairing across
-    taps, so there every neighbour in both orders counts. Gemm weights: neighbours along the inputs.
-    """
-    a = np.abs(np.asarray(q, np.float64))
-    o = a.shape[0]
-    if a.ndim == 4 and a.shape[1] % 2 == 0:
-        t = a.transpose(0, 2, 3, 1)
-        return (t[..., 0::2] + t[..., 1::2]).reshape(o, -1).max(axis=1)
-    orders = [a.reshape(o, -1)]
-    if a.ndim == 4:
-        orders.append(a.transpose(0, 2, 3, 1).reshape(o, -1))
-    return np.max([(f[:, :-1] + f[:, 1:]).max(axis=1) if f.shape[1] > 1 else f.max(axis=1) for f in orders],
-                  axis=0)
-
-
-def pair_safe_weights(path: Path, float_model: Path | None = None, out: Path | None = None) -> int:
-    """Re-quantise a QDQ model's Conv/Gemm/MatMul weights from the float model it came from (or, with
-    None, from its own dequantised weights and biases) as int8 (zero point 0, per output channel) at
-    the finest scale where every pair the kernels add in int16 stays within `PAIR_LIMIT`
-    (`pair_sums`); the int32 biases follow the new scales. In place or to `out`; returns how many
-    weight tensors were written.
-
-    Why: uint8-stored weights (`unsigned_weights`) are exact but run onnxruntime's slower uint8 x uint8
-    kernels; int8 weights quantised the usual way (|w| up to 127) saturate on x86 without VNNI. Here
-    the scale is max pair sum / 128 instead of max |w| / 127, ~0.36 bit coarser on average (7-bit
-    weights would lose a whole bit), and the uint8 x int8 kernels compute exactly: the detector's
-    YOLO runs ~28% faster on this AVX2 machine and gives the uint8 x uint8 kernels' answer to the last
-    bit (`tests/vision/test_model_weights.py`). Activation scales and zero points are untouched.
-    Not shipped (session 7): the re-rounded detector read the real test half at F1 0.950 against
-    0.959 (`models/MODEL_CARD.md`).
-    """
-    import onnx
-    from onnx import numpy_helper
-
-    m = onnx.load(str(path))
-    g = m.graph
-    inits = {t.name: t for t in g.initializer}
-    dq = {n.output[0]: n for n in g.node if n.op_type == "DequantizeLinear"}
-    if float_model is not None:
-        floats = {t.name: numpy_helper.to_array(t) for t in onnx.load(str(float_model)).graph.initializer}
-    else:
-        floats = {}
-        for n in dq.values():  # the weights and biases as this model computes them
-            if n.input[0] in inits and len(n.input) == 3:
-                q, sc, zp = (numpy_helper.to_array(inits[k]) for k in n.input)
-                axis = next((a.i for a in n.attribute if a.name == "axis"), 1) if q.ndim > 1 else 0
-                shape = [1] * q.ndim
-                if sc.ndim:
-                    shape[axis] = -1
-                floats[n.input[0].removesuffix("_quantized")] = (
-                    (q.astype(np.float64) - zp.astype(np.float64).reshape(shape)) * sc.reshape(shape))
-    written = 0
-    for node in g.node:
-        weighted = node.op_type in ("Conv", "Gemm", "MatMul") and len(node.input) > 1
-        wdq = dq.get(node.input[1]) if weighted else None
-        if wdq is None or wdq.input[0] not in inits or len(wdq.input) < 3:
-            continue
-        w_t, s_t, z_t = (inits[k] for k in wdq.input)
-        base = wdq.input[0].removesuffix("_quantized")
-        if base not in floats:
-            raise SystemExit(f"{float_model} has no weight {base} ({node.name}): not {path}'s float model")
-        axis = next((a.i for a in wdq.attribute if a.name == "axis"), 1)
-        w = np.moveaxis(np.asarray(floats[base], np.float64), axis, 0)
-        old = numpy_helper.to_array(s_t).astype(np.float64).reshape(-1)
-        shape = [-1] + [1] * (w.ndim - 1)
-        peak = np.abs(w).reshape(len(w), -1).max(axis=1)
-        scale = np.maximum(pair_sums(w) / PAIR_LIMIT, peak / 127)  # and |w| <= 127
-        scale[peak == 0] = 1.0  # an all-zero channel: any scale (onnxruntime's own choice)
-        for _ in range(100):  # rounding can push a pair one step over: widen those channels a little
-            q = np.round(w / scale.reshape(shape))
-            over = (pair_sums(q) > PAIR_LIMIT) | (np.abs(q).reshape(len(q), -1).max(axis=1) > 127)
-            if not over.any():
-                break
-            scale[over] *= 1.002
-        else:
-            raise RuntimeError(f"{node.name}: no pair-safe scale found")
-        w_t.CopyFrom(numpy_helper.from_array(np.moveaxis(q, 0, axis).astype(np.int8), w_t.name))
-        z_t.CopyFrom(numpy_helper.from_array(np.zeros(numpy_helper.to_array(z_t).shape, np.int8), z_t.name))
-        s_t.CopyFrom(numpy_helper.from_array(scale.astype(np.float32).reshape(numpy_helper.to_array(s_t).shape),
-                                             s_t.name))
-        if len(node.input) > 2 and node.input[2] in dq:  # bias scale = input scale x weight scale
-            bdq = dq[node.input[2]]
-            b_t, bs_t = inits[bdq.input[0]], inits[bdq.input[1]]
-            b_scale = numpy_helper.to_array(bs_t).astype(np.float64) / old * scale
-            b = np.asarray(floats[bdq.input[0].removesuffix("_quantized")], np.float64)
-            b_t.CopyFrom(numpy_helper.from_array(np.round(b / b_scale).astype(np.int32), b_t.name))
-            bs_t.CopyFrom(numpy_helper.from_array(b_scale.astype(np.float32), bs_t.name))
-        written += 1
-    for prop in m.metadata_props:
-        if prop.key == "quantization":
-            prop.value = (prop.value.replace(UINT8_SUFFIX, "")
-                          .replace("weights (stored uint8, zero point 128)", "weights"))
-            if PAIR_SAFE not in prop.value:  # what vision.int8 accepts on a CPU without VNNI
-                prop.value += f"; {PAIR_SAFE} (|w1| + |w2| <= {PAIR_LIMIT}, vision.quantize.pair_sums)"
-    onnx.save(m, str(out or path))
-    return written
-
-
 def quantize_classifier(
     model: Path, out: Path, npz_files: list[Path], n_crops: list[int], seed: int = 0
 ) -> Path:
@@ -319,16 +211,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0, help="classifier: which crops are drawn")
     p.add_argument("--unsigned-only", action="store_true", help="only re-store an int8 model's weights as "
                    "uint8 (in place: --model), no calibration")
-    p.add_argument("--pair-safe", type=Path, metavar="FLOAT_MODEL", help="only re-quantise the int8 model's "
-                   "(--model, in place) weights from FLOAT_MODEL as pair-safe int8, no calibration")
     args = p.parse_args(argv)
     t = time.time()
     if args.unsigned_only:
         print(f"{args.model}: {unsigned_weights(args.model)} weight tensors re-stored as uint8")
-        return 0
-    if args.pair_safe:
-        n = pair_safe_weights(args.model, args.pair_safe)
-        print(f"{args.model}: {n} weight tensors re-quantised as pair-safe int8 from {args.pair_safe}")
         return 0
     if args.classifier:
         out = quantize_classifier(args.model, args.out, args.calib, args.crops, args.seed)
