@@ -41,6 +41,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
+from vision.holdout import in_test_half
 from vision.int8 import STORED_UINT8
 
 HEAD_PREFIX = "/model.22/"  # the Detect module in an Ultralytics YOLOv8 export
@@ -68,7 +69,6 @@ def float_nodes(model_path: Path) -> list[str]:
 
 def calibration_tiles(folders: list[Path], n: int, size: tuple[int, int], seed: int = 0) -> list[np.ndarray]:
     """Up to `n` NCHW float blobs, a random spread of images, every tile of each as the runtime cuts it."""
-    from datasets.real import in_test_half
     from vision.detector import TileConfig, tile_blob, tile_origins
 
     paths = [p for f in folders for p in sorted(f.glob("*.jpg")) if not in_test_half(p)]
