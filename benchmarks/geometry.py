@@ -4,7 +4,7 @@
 
 Reads the dataset generator's meta JSON (docs/ARCHITECTURE.md) for `table` and `seat` scenes (1 to 5
 seats, every rotation, camera tilt), turns every visible index box into a detection with a plausible
-class-score vector, and runs `vision.geometry.read_table` three ways:
+class-score vector, and runs `vision.geometry.read_table` (the package) three ways:
 
 - perfect detections: fraction of readable cards in the right seat and row (target 100%), exact
   scenes, and false alarms (problems raised on a perfect scene);
