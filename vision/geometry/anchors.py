@@ -9,35 +9,38 @@ from .corners import _pair_box_middle
 from .parts import _Card
 
 
-def _virtual_anchors(cards: list[_Card], right: np.ndarray, down: np.ndarray, scale: float,
-                     cfg: GeometryConfig, sure_side: bool = False,
-                     offset: np.ndarray | None = None) -> list[tuple[_Card, np.ndarray]]:
+def _virtual_anchors(cards: list[_Card], anchor: list[np.ndarray], right: np.ndarray, down: np.ndarray,
+                     scale: float, cfg: GeometryConfig, sure_side: bool = False,
+                     offset: np.ndarray | None = None) -> list[tuple[int, np.ndarray]]:
     """A card seen by one corner only may show its bottom-right one (its top cut off by the photo's
     edge or covered): when stepping back by the deck's corner offset (learnt from this seat's
     two-corner cards, or the photo's `offset` when it has fewer than two) puts it on a row line where
-    it is not now, use that point as its top-left.
+    it is not now, use that point as its top-left. `anchor` holds each card's anchor as seen; the
+    sure moves are made in it.
 
     Returns the moves left open (the caller keeps them if the counts come closer to 3/5/5): a point
     just off its line whose step back lands mid-row, in a row spread out enough that its
     bottom-right corner would show, or at a row's end; and a step back that lands near a row only
     within `cfg.loose_step` times the tolerance (the offset learnt on near cards misses far ones
     under a close-up's perspective), also only where no card of that row would lie over the corner."""
-    merged = [c for c in cards if len(c.points) == 2 and c.anchor is not None]
-    singles = [c for c in cards if len(c.points) == 1]
+    merged = [k for k, c in enumerate(cards) if len(c.points) == 2]
+    singles = [k for k, c in enumerate(cards) if len(c.points) == 1]
     if not singles:
         return []
     if len(merged) < 2 and offset is None:  # nothing learnt: the middle of where any deck puts it
         offset = _pair_box_middle(cfg)
     vs = []
-    for c in merged:
-        other = c.points[1] if c.anchor is c.points[0] else c.points[0]
-        vs.append([(other - c.anchor) @ right / c.size, (other - c.anchor) @ down / c.size])
+    for k in merged:
+        c, a = cards[k], anchor[k]
+        other = c.points[1] if a is c.points[0] else c.points[0]
+        vs.append([(other - a) @ right / c.size, (other - a) @ down / c.size])
     vr, vd = np.median(np.array(vs), axis=0) if len(merged) >= 2 else offset  # else: the photo's
     tol = cfg.line_sigma * 2 * scale
-    optional: list[tuple[_Card, np.ndarray]] = []
-    for c in singles:
+    optional: list[tuple[int, np.ndarray]] = []
+    for k in singles:
+        c = cards[k]
         p = c.points[0]
-        anchors = np.array([o.anchor for o in cards if o is not c and o.anchor is not None]).reshape(-1, 2)
+        anchors = np.array([a for j, a in enumerate(anchor) if j != k]).reshape(-1, 2)
         if not len(anchors):  # no other card placed: no row line to step onto
             continue
         others = anchors @ down
@@ -57,12 +60,12 @@ def _virtual_anchors(cards: list[_Card], right: np.ndarray, down: np.ndarray, sc
             # under strong perspective (a close-up) the offset learnt on near cards overshoots or
             # falls short on far ones: a looser landing is tried too, kept only if the counts improve
             if clear or ends:
-                optional.append((c, virtual))
+                optional.append((k, virtual))
         elif d_alt <= tol:
             # a point just off a row line (a top-left pushed out of line) moves only where its corner
             # could show. That needs the seat's side known (a seat alone may be read turned half round).
             if d > 2 * tol or not sure_side:
-                c.anchor = virtual
+                anchor[k] = virtual
             elif clear or ends:
-                optional.append((c, virtual))
+                optional.append((k, virtual))
     return optional

@@ -124,14 +124,15 @@ def _pair_deviation(c: _Card, fr: SeatFrame, offset: np.ndarray | None, scale: f
                     cfg: GeometryConfig = GeometryConfig()) -> float:
     """How far (index heights) a merged card's second corner is from where the deck puts it:
     from `offset` (learnt from this photo) or, without one, from the box any deck design fits in."""
-    if len(c.points) != 2 or c.anchor is None:
+    anchor = fr.anchor(c)
+    if len(c.points) != 2 or anchor is None:
         return 0.0
-    other = c.points[1] if c.anchor is c.points[0] else c.points[0]
+    other = c.points[1] if anchor is c.points[0] else c.points[0]
     if c.card in JOKERS:  # a joker's index is a design of its own: only the loose box applies
-        v = np.array([(other - c.anchor) @ fr.right, (other - c.anchor) @ fr.down]) / (fr.scale or c.size)
+        v = np.array([(other - anchor) @ fr.right, (other - anchor) @ fr.down]) / (fr.scale or c.size)
         x1, y1, x2, y2 = cfg.pair_box_one_deck
         return float(max(x1 - v[0], v[0] - x2, y1 - v[1], v[1] - y2, 0.0))
-    v = np.array([(other - c.anchor) @ fr.right, (other - c.anchor) @ fr.down]) / c.size
+    v = np.array([(other - anchor) @ fr.right, (other - anchor) @ fr.down]) / c.size
     if offset is not None:
         return float(np.max(np.abs(v - offset)))
     x1, y1, x2, y2 = cfg.pair_box
@@ -141,11 +142,12 @@ def _pair_deviation(c: _Card, fr: SeatFrame, offset: np.ndarray | None, scale: f
 def _pair_possible(c: _Card, fr: SeatFrame, cfg: GeometryConfig) -> bool:
     """Whether a merged card's second corner lies where any card's could, seen in its seat's frame
     (`pair_box_one_deck`: loose enough for camera tilt and shear). Single corners always can."""
-    if len(c.points) != 2 or c.anchor is None:
+    anchor = fr.anchor(c)
+    if len(c.points) != 2 or anchor is None:
         return True
     x1, y1, x2, y2 = cfg.pair_box_one_deck
-    other = c.points[1] if c.anchor is c.points[0] else c.points[0]
-    v = (other - c.anchor) / _corner_unit(c.card, c.size, fr)
+    other = c.points[1] if anchor is c.points[0] else c.points[0]
+    v = (other - anchor) / _corner_unit(c.card, c.size, fr)
     return bool(x1 <= v @ fr.right <= x2 and y1 <= v @ fr.down <= y2)
 
 
@@ -175,9 +177,10 @@ def _corner_offset(
     for fr, g in frames:
         for i in g:
             c = cards[i]
-            if len(c.points) == 2 and c.anchor is not None and c.card not in JOKERS:
-                other = c.points[1] if c.anchor is c.points[0] else c.points[0]
-                vs.append([(other - c.anchor) @ fr.right / c.size, (other - c.anchor) @ fr.down / c.size])
+            anchor = fr.anchor(c)
+            if len(c.points) == 2 and anchor is not None and c.card not in JOKERS:
+                other = c.points[1] if anchor is c.points[0] else c.points[0]
+                vs.append([(other - anchor) @ fr.right / c.size, (other - anchor) @ fr.down / c.size])
     if len(vs) < 3:
         return None
     return np.median(np.array(vs), axis=0)
@@ -187,12 +190,13 @@ def _corner_covered(cards: list[_Card], g: list[int], fr: SeatFrame, j: int) -> 
     """Whether card j's second corner lies under the next card of its row: in a fanned row only the
     last card (or a card of a row spread wider than a card) shows its bottom-right corner."""
     c = cards[j]
-    other = c.points[1] if c.anchor is c.points[0] else c.points[0]
-    reach = float((other - c.anchor) @ fr.right)
+    anchor = fr.anchor(c)
+    other = c.points[1] if anchor is c.points[0] else c.points[0]
+    reach = float((other - anchor) @ fr.right)
     for row in fr.rows:
         members = [cards[g[k]] for k in row]
         if not any(o is c for o in members):
             continue
-        xs = [float((o.anchor - c.anchor) @ fr.right) for o in members if o is not c]
+        xs = [float((fr.anchor(o) - anchor) @ fr.right) for o in members if o is not c]
         return any(0 < x < reach for x in xs)
     return False

@@ -84,7 +84,7 @@ def _repair_in_seat(
         dets = [d for i in idx for d in _detections(cards[i])]
         if len(dets) < 2 or len(dets) > 6 or any(d.card != dets[0].card for d in dets):
             continue
-        others = [cards[i].anchor for i in g if i not in idx and cards[i].anchor is not None]
+        others = [a for i in g if i not in idx and (a := fr.anchor(cards[i])) is not None]
         pairs = _best_pairing(dets, fr, cfg, offset, one_deck, others)
         now = {frozenset(map(id, _detections(cards[i]))) for i in idx}
         paired = {k for a, b in pairs for k in (a, b)}

@@ -20,7 +20,6 @@ class _Card:
     scores: np.ndarray | None
     corners_disagree: bool = False
     changed_from: str | None = None
-    anchor: np.ndarray | None = None  # the top-left index centre, once the seat frame is known
     gone: bool = False  # merged into another card after seating
     split: bool = False  # one half of a corner pair split after seating that could still be one card
     dets: list[Detection] = field(default_factory=list)  # the detections it is made of
@@ -46,7 +45,10 @@ def _side(box) -> float:
 
 @dataclass
 class SeatFrame:
-    """A seat's reading frame: `right` along its rows as the player sees them, `down` toward the player."""
+    """A seat's reading frame: `right` along its rows as the player sees them, `down` toward the player.
+
+    The frame holds its own anchors (each card's top-left index centre as this frame reads it, or
+    the point a lone bottom-right corner steps back to): a trial frame leaves the cards as they were."""
 
     right: np.ndarray
     down: np.ndarray
@@ -55,3 +57,19 @@ class SeatFrame:
     lines: list[float] = field(default_factory=list)  # each row's mean `down` projection
     scale: float = 0.0  # the seat's median index height
     side_known: bool = True  # False: a seat alone whose corners did not tell which side its player is
+    members: list[_Card] = field(default_factory=list)  # the cards it was read from; rows index them
+    anchors: list[np.ndarray] = field(default_factory=list)  # one per member
+
+    def anchor(self, card: _Card) -> np.ndarray | None:
+        """The card's anchor in this frame; None for a card the frame was not read from."""
+        for member, point in zip(self.members, self.anchors, strict=True):
+            if member is card:
+                return point
+        return None
+
+    def add(self, card: _Card, anchor: np.ndarray, row: int) -> None:
+        """Take in a card (a stray near a row's line) at `anchor`, in row `row`, kept left to right."""
+        self.members.append(card)
+        self.anchors.append(anchor)
+        self.rows[row].append(len(self.members) - 1)
+        self.rows[row].sort(key=lambda j: float(self.anchors[j] @ self.right))

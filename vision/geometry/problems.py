@@ -121,7 +121,7 @@ def _same_card_problems(t: Seated, cfg: GeometryConfig) -> list[Problem]:
             for j in row:
                 if id(cards[g[j]]) not in t.gone:
                     by_name.setdefault(cards[g[j]].card, []).append(cards[g[j]])
-        anchors = [cards[g[j]].anchor for row in fr.rows for j in row if cards[g[j]].anchor is not None]
+        anchors = [a for row in fr.rows for j in row if (a := fr.anchor(cards[g[j]])) is not None]
         for card, copies in by_name.items():
             if 1 < len(copies) <= cap[card] and _corners_of_one(copies, fr, offset, cfg, anchors):
                 rows = [t.seat_of[id(c)][1] for c in copies]
@@ -167,7 +167,7 @@ def _corners_of_one(
         if len(lower.points) != 1 or len(upper.points) != 1:
             continue  # the upper one shows both its corners: the lower one is another card
         top = min(upper.points, key=lambda p: float(p @ fr.down))
-        others = [p for p in anchors if p is not upper.anchor and p is not lower.anchor]
+        others = [p for p in anchors if p is not fr.anchor(upper) and p is not fr.anchor(lower)]
         # covered when the next card's left edge (~0.3 left of its index) lies over the second
         # index (~0.2 wide) by more than the ~40% that hides an index: a spread row shows it
         reach = float(offset[0]) + 0.3 if offset is not None else 4.0

@@ -102,7 +102,7 @@ def _attach_strays(
             anchor = _top_left(c, fr.down)
             y = float(anchor @ fr.down)
             for ri, line in enumerate(fr.lines):
-                xs = [float(cards[g[j]].anchor @ fr.right) for j in fr.rows[ri]]
+                xs = [float(fr.anchor(cards[g[j]]) @ fr.right) for j in fr.rows[ri]]
                 x = float(anchor @ fr.right)
                 if abs(y - line) < cfg.attach * scale and min(xs) - 4 * scale <= x <= max(xs) + 4 * scale:
                     d = abs(y - line)
@@ -113,10 +113,8 @@ def _attach_strays(
         else:
             _, fi, ri, anchor = best
             fr, g, _ = frames[fi]
-            c.anchor = anchor
             g.append(i)
-            fr.rows[ri].append(len(g) - 1)
-            fr.rows[ri].sort(key=lambda j: float(cards[g[j]].anchor @ fr.right))
+            fr.add(c, anchor, ri)
     return orphans
 
 

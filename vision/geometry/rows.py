@@ -4,6 +4,7 @@ top-left index (its anchor), and a 1-D split of the anchors into rows named head
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -116,7 +117,7 @@ def fit_rows(
     angles = row_directions(pts, scale, cfg.line_sigma, owner, rivals=cfg.direction_rivals,
                             ratio=cfg.direction_ratio)
     fr = _fit_along(cards, math.radians(angles[0]), scale, toward, cfg, offset)
-    best, best_misfit, last = angles[0], _misfit(cards, fr, cfg), angles[0]
+    best_misfit = _misfit(cards, fr, cfg)
     if len(angles) == 1 or best_misfit == (0, 0):
         return fr
     # A rival direction is taken only when it is better on one count and no worse on the other: a
@@ -124,11 +125,9 @@ def fit_rows(
     # lie where no card's could.
     for angle in angles[1:]:
         trial = _fit_along(cards, math.radians(angle), scale, toward, cfg, offset)
-        last, m = angle, _misfit(cards, trial, cfg)
+        m = _misfit(cards, trial, cfg)
         if m[0] <= best_misfit[0] and m[1] <= best_misfit[1] and m != best_misfit:
-            best, best_misfit, fr = angle, m, trial
-    if last != best:  # the anchors are the last trial's: set them for the frame kept
-        fr = _fit_along(cards, math.radians(best), scale, toward, cfg, offset)
+            best_misfit, fr = m, trial
     return fr
 
 
@@ -193,9 +192,9 @@ def _lone_side(cards: list[_Card], right: np.ndarray, down: np.ndarray, sign: fl
     wrongly costs all its rows, so anything short of that keeps the prior.
     """
     def key(s: float) -> tuple[int, int, float]:
-        seen = _seen_error(cards, right, down, s, scale, cfg)  # first: each `_frame` sets the anchors
+        seen = _seen_error(cards, right, down, s, scale, cfg)
         fr = _frame(cards, right * s, down * s, scale, cfg, sure_side=False)
-        return seen, _layout_error(fr), _row_spread(cards, fr)
+        return seen, _layout_error(fr), _row_spread(fr)
 
     this, other = key(sign), key(-sign)
     if other[0] <= this[0] and other[1] < this[1]:
@@ -213,12 +212,12 @@ def _seen_error(cards: list[_Card], right: np.ndarray, down: np.ndarray, sign: f
     return _layout_error(_frame(cards, right * sign, down * sign, scale, cfg, virtual=False))
 
 
-def _row_spread(cards: list[_Card], fr: SeatFrame) -> float:
+def _row_spread(fr: SeatFrame) -> float:
     """The widest spread (index heights) of a row's anchors across the row: near 0 on a straight row."""
     if not fr.rows:
         return 0.0
     return max(
-        float(np.ptp([cards[i].anchor @ fr.down for i in row])) for row in fr.rows if row
+        float(np.ptp([fr.anchors[i] @ fr.down for i in row])) for row in fr.rows if row
     ) / max(fr.scale, 1e-9)
 
 
@@ -228,48 +227,57 @@ def _frame(cards: list[_Card], right: np.ndarray, down: np.ndarray, scale: float
     up = -down
     orientation = math.degrees(math.atan2(-up[0], -up[1])) % 360.0  # as datasets.synth: 90 = up is left
 
+    def split(anchors: list[np.ndarray]) -> SeatFrame:
+        return _rows(cards, anchors, right, down, orientation, scale, cfg)
+
     as_seen = [_top_left(c, down) for c in cards]
-    for c, a in zip(cards, as_seen, strict=True):
-        c.anchor = a
-    optional = _virtual_anchors(cards, right, down, scale, cfg, sure_side, offset) if virtual else []
-    fr = _rows(cards, right, down, orientation, scale, cfg)
+    anchor = list(as_seen)
+    optional = _virtual_anchors(cards, anchor, right, down, scale, cfg, sure_side, offset) if virtual else []
+    fr = split(anchor)
     if optional and _layout_error(fr) > 0:
-        for c, point in optional:
-            c.anchor = point
-        moved = _rows(cards, right, down, orientation, scale, cfg)
+        moved = split(_moved(anchor, optional))
         if _layout_error(moved) < _layout_error(fr):
             return moved
-        for c, _ in optional:
-            c.anchor = _top_left(c, down)
-        # not all together: one at a time, the move that helps the counts most first
-        left = list(optional)
-        while left and (current := _layout_error(fr)) > 0:
-            best = None
-            for n, (c, point) in enumerate(left):
-                seen, c.anchor = c.anchor, point
-                trial = _rows(cards, right, down, orientation, scale, cfg)
-                c.anchor = seen
-                err = _layout_error(trial)
-                if err < current and (best is None or err < best[0]):
-                    best = (err, n, trial)
-            if best is None:
-                break
-            c, point = left.pop(best[1])
-            c.anchor, fr = point, best[2]
+        fr = _step_backs_one_by_one(anchor, optional, fr, split)
     if _layout_error(fr) > 0 and len(cards) == SEAT_SIZE:  # only a whole seat can come to 3/5/5
         fr = _tilted_rows(cards, fr, orientation, scale, cfg)
-    kept = [c.anchor for c in cards]
-    if _layout_error(fr) > 0 and any(a is not b for a, b in zip(kept, as_seen, strict=True)):
+    if _layout_error(fr) > 0 and any(a is not b for a, b in zip(fr.anchors, as_seen, strict=True)):
         # the corners as seen may split better than after the step backs kept: under a close-up's
         # perspective a step back learnt on far cards can put a near card onto the next row, and
         # later moves then build on it
-        for c, a in zip(cards, as_seen, strict=True):
-            c.anchor = a
-        seen = _rows(cards, right, down, orientation, scale, cfg)
+        seen = split(as_seen)
         if _layout_error(seen) < _layout_error(fr):
             return seen
-        for c, a in zip(cards, kept, strict=True):
-            c.anchor = a
+    return fr
+
+
+def _moved(anchor: list[np.ndarray], moves: list[tuple[int, np.ndarray]]) -> list[np.ndarray]:
+    """The anchors with the step backs `moves` (card index, point) made."""
+    out = list(anchor)
+    for k, point in moves:
+        out[k] = point
+    return out
+
+
+def _step_backs_one_by_one(
+    anchor: list[np.ndarray], optional: list[tuple[int, np.ndarray]], fr: SeatFrame,
+    split: Callable[[list[np.ndarray]], SeatFrame],
+) -> SeatFrame:
+    """The optional step backs one at a time, the move that helps the counts most first, while one
+    helps. Returns the frame of the moves kept."""
+    left = list(optional)
+    while left and (current := _layout_error(fr)) > 0:
+        best = None
+        for n, move in enumerate(left):
+            trial = split(_moved(anchor, [move]))
+            err = _layout_error(trial)
+            if err < current and (best is None or err < best[0]):
+                best = (err, n, trial)
+        if best is None:
+            break
+        k, point = left.pop(best[1])
+        anchor = _moved(anchor, [(k, point)])
+        fr = best[2]
     return fr
 
 
@@ -290,20 +298,21 @@ def _tilted_rows(cards: list[_Card], fr: SeatFrame, orientation: float, scale: f
     for deg in cfg.split_turns:
         a = math.radians(deg)
         rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-        trial = _rows(cards, rot @ fr.right, rot @ fr.down, orientation, scale, cfg)
+        trial = _rows(cards, fr.anchors, rot @ fr.right, rot @ fr.down, orientation, scale, cfg)
         err = _layout_error(trial)
         if err < best_err:
             best, best_err = trial, err
     return best
 
 
-def _rows(cards: list[_Card], right: np.ndarray, down: np.ndarray, orientation: float, scale: float,
-          cfg: GeometryConfig) -> SeatFrame:
-    """The 1-D split of the anchors into rows, each left to right."""
-    ys = np.array([c.anchor @ down for c in cards])
+def _rows(cards: list[_Card], anchors: list[np.ndarray], right: np.ndarray, down: np.ndarray,
+          orientation: float, scale: float, cfg: GeometryConfig) -> SeatFrame:
+    """The 1-D split of the anchors (one per card) into rows, each left to right."""
+    ys = np.array([a @ down for a in anchors])
     groups = _split_1d(ys, cfg.row_gap * scale)
-    rows = [sorted(g, key=lambda i: float(cards[i].anchor @ right)) for g in groups]
-    return SeatFrame(right, down, round(orientation, 1), rows, [float(ys[g].mean()) for g in groups], scale)
+    rows = [sorted(g, key=lambda i: float(anchors[i] @ right)) for g in groups]
+    return SeatFrame(right, down, round(orientation, 1), rows, [float(ys[g].mean()) for g in groups], scale,
+                     members=list(cards), anchors=list(anchors))
 
 
 def name_rows(counts: list[int]) -> list[str]:
