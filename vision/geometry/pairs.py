@@ -226,7 +226,7 @@ def _merge_while_it_helps(
                 cards[:], g[:], fr = trial_cards, trial_g, trial
                 break
         else:
-            return fit_rows([cards[i] for i in g], scale, toward, cfg)  # restore anchors after trials
+            return fit_rows([cards[i] for i in g], scale, toward, cfg)  # read without the photo's offset
     return fr
 
 
@@ -257,7 +257,7 @@ def _split_and_merge(
                 best = ((err, hidden, spread), trial_cards, trial_g)
     if best is not None:
         cards[:], g[:] = best[1], best[2]
-    return fit_rows([cards[j] for j in g], scale, toward, cfg, offset)  # anchors as the cards now are
+    return fit_rows([cards[j] for j in g], scale, toward, cfg, offset)  # the cards as they now are
 
 
 def _split_impossible(cards: list[_Card], g: list[int], fr: SeatFrame, cfg: GeometryConfig) -> None:

@@ -150,7 +150,6 @@ def _split_while_it_helps(
             key = (_layout_error(trial), -_pair_deviation(cards[i], fr, here, scale, cfg))
             if best is None or key < best[0]:
                 best = (key, i, trial_cards, trial_g)
-        fr = fit_rows([cards[j] for j in g], scale, toward, cfg, here)  # restore anchors after trials
         if best is None or best[0][0] >= _layout_error(fr):
             break
         _, i, cards[:], g[:] = best
