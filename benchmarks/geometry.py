@@ -4,14 +4,14 @@
 
 Reads the dataset generator's meta JSON (docs/ARCHITECTURE.md) for `table` and `seat` scenes (1 to 5
 seats, every rotation, camera tilt), turns every visible index box into a detection with a plausible
-class-score vector, and runs `vision.geometry.read_table` three ways:
+class-score vector, and runs `vision.geometry.read_table` (the package) three ways:
 
 - perfect detections: fraction of readable cards in the right seat and row (target 100%), exact
   scenes, and false alarms (problems raised on a perfect scene);
 - 5% of detections dropped, and 2% misread: of the seats whose read differs from the truth, the
   fraction that carry a problem (target 100%: nothing wrong goes unflagged). Seats with no index in
   view at all (outside the photo) are counted apart: nothing can name them. Misreads follow the
-  score model in `benchmarks.scenes.scores_for`: by default a misread is unsure (the true class
+  score model in `datasets.detections.scores_for`: by default a misread is unsure (the true class
   close behind, margin under 0.3; right reads lead by 0.35 or more); the line "confident (uniform)
   misreads" keeps the older, pessimistic model where a misread can be as sure as a right read;
 - the deck constraints' gain: card accuracy with misreads, with and without `fix_with_deck`.
@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.scenes import scene_detections  # the same detector model the geometry tests use
+from datasets.detections import scene_detections  # the same detector model the geometry tests use
 from datasets.fingerprint import generator_fingerprint
 from vision.assign import assign
 from vision.geometry import GeometryConfig, read_table
@@ -53,7 +53,7 @@ def load_scenes(folder: Path) -> list[dict]:
 
 
 def generate(n: int, seed: int, size: int, workers: int) -> Path:
-    from datasets.synth.__main__ import run
+    from datasets.synth.batch import run
 
     out = REPO / "cache" / "bench" / f"geometry-{n}-{seed}-{size}-g{generator_fingerprint()}"
     if not (out / "meta").exists() or len(list((out / "meta").glob("*.json"))) < n:

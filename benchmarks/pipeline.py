@@ -66,7 +66,7 @@ for _ in sys.stdin:  # one timed predict per line, so the caller can interleave 
 
 def generate(out: Path, n: int, seed: int, kind: str = "table", size: int = 1280) -> Path:
     if not (out / "meta").exists() or len(list((out / "meta").glob("*.json"))) < n:
-        from datasets.synth.__main__ import run
+        from datasets.synth.batch import run
 
         run(out, n, seed, min(2, os.cpu_count() or 1), size, kind)
     return out

@@ -35,7 +35,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from benchmarks.metrics import iou_matrix  # the benchmark's IoU: "IoU >= 0.5" means the same in both
+from datasets.boxes import iou_matrix  # the benchmark's IoU: "IoU >= 0.5" means the same in both
 from datasets.crops import BG, _overlaps, held_out, read_yolo, refuse_test_half
 from vision.classifier import CROP_SIZE, crop_box
 from vision.proposer import DEFAULT_BOX_CONF, Proposer

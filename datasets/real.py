@@ -1,8 +1,7 @@
 """Reader for the real labelled photos in ../shared/datasets/real/cardcounter (never copied here).
 
-The set is used two ways: part of it may fine-tune the detector, the rest measures it. The split is
-a pure function of the original photo's name (the part before Roboflow's `.rf.` suffix), so every
-tool agrees on it without a file listing, and a photo never lands on both sides.
+The set is used two ways: part of it may fine-tune the detector, the rest measures it. The split
+(`vision.holdout`, which the model tools share) is a pure function of the original photo's name.
 
     python -m datasets.real --export DIR --split finetune   # a YOLO set with our class ids
 """
@@ -10,18 +9,14 @@ tool agrees on it without a file listing, and a photo never lands on both sides.
 from __future__ import annotations
 
 import argparse
-import hashlib
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from vision.classes import CLASS_INDEX, from_real_name
+from vision.holdout import REAL_ROOT, SPLITS, in_test_half, original_name, split_of
 
-REPO = Path(__file__).resolve().parent.parent
-REAL_ROOT = Path(
-    os.environ.get("SHISANSHUI_REAL", REPO.parent / "shared" / "datasets" / "real" / "cardcounter")
-)
-SPLITS = ("finetune", "test")
+__all__ = ["REAL_ROOT", "SPLITS", "RealItem", "in_test_half", "items", "label_box", "original_name",
+           "split_of"]
 
 
 @dataclass(frozen=True)
@@ -30,24 +25,6 @@ class RealItem:
     width: int
     height: int
     cards: list[tuple[str, tuple[float, float, float, float]]]  # (card, xyxy pixels)
-
-
-def original_name(path: Path) -> str:
-    return path.name.split(".rf.")[0]
-
-
-def split_of(path: Path) -> str:
-    """Half the photos fine-tune, half measure: a stable hash of the original photo's name."""
-    h = int(hashlib.sha1(original_name(path).encode()).hexdigest(), 16)
-    return SPLITS[h % 2]
-
-
-def in_test_half(path: Path, root: Path | None = None) -> bool:
-    """Whether a file (or a link to one) is a real photo of the `test` half: never trained or
-    calibrated on, since it is what the detector is measured on. `root` defaults to `REAL_ROOT` as
-    it is when called (tests point it elsewhere)."""
-    target = Path(path).resolve()
-    return (root or REAL_ROOT).resolve() in target.parents and split_of(target) == "test"
 
 
 def _class_names(root: Path) -> list[str]:

@@ -3,10 +3,9 @@
 onnxruntime's uint8 x int8 kernels on x86 CPUs without VNNI (AVX2 only, e.g. AMD EPYC Milan) add
 pairs of products in int16 with saturation: a model whose weights are stored as int8 then misreads
 (the sample photo: 119 indices in five seats instead of 63 in four). `vision.quantize` stores weights
-either as uint8 (zero point 128: exact, slower kernels) or as pair-safe int8 (no two neighbouring
-weights add up to more than 128 in magnitude: exact, and the faster kernels) and says so in the model's
-`quantization` metadata; a model with neither note is refused on such a CPU, with the command that
-converts it, instead of reading wrongly.
+as uint8 (zero point 128: exact, with the slower uint8 x uint8 kernels) and says so in the model's
+`quantization` metadata; an int8 model without that note is refused on such a CPU, with the command
+that converts it, instead of reading wrongly.
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ import platform
 from pathlib import Path
 
 STORED_UINT8 = "stored uint8"  # what `vision.quantize` writes into the `quantization` metadata
-PAIR_SAFE = "pair-safe int8 weights"  # ... by `vision.quantize.pair_safe_weights`
 
 
 class Int8WeightsError(ValueError):
@@ -46,10 +44,10 @@ def has_vnni(cpuinfo: Path = Path("/proc/cpuinfo")) -> bool | None:
 
 def saturation_risk(session, path: Path | None, vnni: bool | None | str = "detect") -> str | None:
     """Why this int8 session would read wrongly on this CPU, or None when it is safe: a model whose
-    metadata says int8 with neither uint8-stored nor pair-safe weights, on an x86 CPU without VNNI.
+    metadata says int8 without uint8-stored weights, on an x86 CPU without VNNI.
     `vnni`: what the CPU has ("detect": `has_vnni()`; None: unknown, taken as safe)."""
     note = session.get_modelmeta().custom_metadata_map.get("quantization", "")
-    if "int8" not in note or STORED_UINT8 in note or PAIR_SAFE in note:
+    if "int8" not in note or STORED_UINT8 in note:
         return None
     if (has_vnni() if vnni == "detect" else vnni) is not False:
         return None

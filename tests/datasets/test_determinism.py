@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import filecmp
 
-from datasets.synth.__main__ import run
+from datasets.synth.batch import run
 from datasets.synth.scene import jpeg_bytes
 
 from .conftest import procedural

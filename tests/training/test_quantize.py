@@ -57,3 +57,16 @@ def test_classifier_quantises_and_still_reads(tmp_path):
     pq = q.session.run(None, {q.input_name: crops_to_blob(list(x))})[0]
     assert (pf.argmax(1) == pq.argmax(1)).mean() > 0.9
     assert onnx.load(str(out)).metadata_props  # names and crop size travel with the model
+
+
+def test_calibration_tiles_cover_each_photo_at_the_model_size(tmp_path):
+    """Every tile of a 1000 x 700 photo at 640 x 640 (two columns, two rows), as the model's input."""
+    import cv2
+    import numpy as np
+
+    from vision.quantize import calibration_tiles, tile_origins
+
+    cv2.imwrite(str(tmp_path / "a.jpg"), np.full((700, 1000, 3), 200, np.uint8))
+    assert tile_origins(1000, 640, 64) == [0, 360] and tile_origins(700, 640, 64) == [0, 60]
+    blobs = calibration_tiles([tmp_path], 10, (640, 640))
+    assert len(blobs) == 4 and all(b.shape == (1, 3, 640, 640) and b.dtype == np.float32 for b in blobs)

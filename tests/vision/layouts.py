@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from benchmarks.scenes import scene_detections
+from datasets.detections import scene_detections
 from vision.classes import CLASS_NAMES
 from vision.types import Detection
 

@@ -151,10 +151,11 @@ def test_crops_cli_on_a_handful_of_images(tmp_path):
 
 
 def test_crops_refuse_the_real_test_half(tmp_path, monkeypatch):
-    from datasets import crops, real
+    from datasets import crops
+    from vision import holdout
 
-    monkeypatch.setattr(real, "REAL_ROOT", tmp_path)
-    monkeypatch.setattr(real, "split_of", lambda p: "test")
+    monkeypatch.setattr(holdout, "REAL_ROOT", tmp_path)
+    monkeypatch.setattr(holdout, "split_of", lambda p: "test")
     (tmp_path / "x.jpg").write_bytes(b"")
     with pytest.raises(SystemExit, match="test half"):
         crops.refuse_test_half([(tmp_path / "x.jpg", np.zeros((0, 5)))])

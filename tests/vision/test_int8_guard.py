@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from vision.int8 import PAIR_SAFE, STORED_UINT8, Int8WeightsError, check_int8, has_vnni, saturation_risk
+from vision.int8 import STORED_UINT8, Int8WeightsError, check_int8, has_vnni, saturation_risk
 
 
 class _Meta:
@@ -34,8 +34,6 @@ def test_int8_weights_are_refused_only_without_vnni():
     assert saturation_risk(_Session(OLD_NOTE), Path("m.onnx"), vnni=True) is None
     assert saturation_risk(_Session(OLD_NOTE), Path("m.onnx"), vnni=None) is None  # ARM, or unknown
     assert saturation_risk(_Session(f"{OLD_NOTE} (weights {STORED_UINT8}, zero point 128)"), None,
-                           vnni=False) is None
-    assert saturation_risk(_Session(f"{OLD_NOTE}; {PAIR_SAFE} (|w1| + |w2| <= 128)"), None,
                            vnni=False) is None
     assert saturation_risk(_Session(None), None, vnni=False) is None  # a float model
 

@@ -11,7 +11,8 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from vision.geometry import SEAT_SIZE, GeometryConfig, _best_cut, _components, _mst
+from vision.geometry import SEAT_SIZE, GeometryConfig
+from vision.geometry.seats import _best_cut, _components, _mst
 
 
 def reference_cut(n, edges, stray_cuts, k, candidates, labels, cfg):

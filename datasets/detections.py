@@ -1,7 +1,8 @@
 """A detector simulated on a scene's truth: one detection per visible corner index, with class scores.
 
 The geometry benchmark (`python -m benchmarks.geometry`) and the geometry tests (`tests/vision`)
-share it, so both rest on the same assumptions about the detector (`scores_for` says which).
+share it, so both rest on the same assumptions about the detector (`scores_for` says which); it
+lives beside the scene format it reads, where both may import it.
 Scenes are the dataset generator's meta JSON (docs/ARCHITECTURE.md), or `tests.vision.layouts`'s
 hand-built ones in the same format. Random draws come only from the generator passed in, in a fixed
 order, so a seed gives the same detections wherever it is used.

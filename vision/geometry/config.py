@@ -1,0 +1,60 @@
+"""The geometry's tolerances and the shape of a hand: 13 cards in rows of 3, 5 and 5."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ROW_SIZES = {"head": 3, "middle": 5, "tail": 5}
+SEAT_SIZE = 13
+
+
+@dataclass(frozen=True)
+class GeometryConfig:
+    """Tolerances, in index heights (the median detection box side) unless said otherwise."""
+
+    pair_min: float = 1.6  # top-left to bottom-right index centres of one card: 1.6..5.5 indices
+    pair_max: float = 6.0
+    # corners this far apart are tried as one card too (a deck with small indices on a large card puts
+    # them ~7 index heights apart); kept when the seats come closer to 3/5/5
+    pair_max_far: float = 8.0
+    pair_box_one_deck: tuple[float, float, float, float] = (-0.5, 0.7, 7.5, 9.5)  # tilted camera: a far
+    # seat's cards are sheared, their corner diagonal can lean left of the row normal
+    pair_typical: float = 3.5
+    pair_box: tuple[float, float, float, float] = (1.0, 1.2, 3.8, 5.0)  # where any deck puts it
+    pair_tolerance: float = 0.5  # beyond this the pair is doubtful: kept only if the counts agree
+    pair_split: float = 1.2  # beyond this it is two cards (a 65-card deck's copies)
+    line_sigma: float = 0.25  # spread of index centres around a row line
+    row_gap: float = 0.8  # a gap larger than this between projections starts a new row
+    attach: float = 1.0  # how far off a row line a stray card may be and still join it
+    # a lone corner stepped back by the corner offset may land this many times the row tolerance off
+    # a row (perspective in a close-up) and still be tried there, kept only if the counts improve
+    loose_step: float = 3.0
+    # a seat alone whose counts read alike both ways round is turned the way its rows are straighter
+    # by more than this (the widest row's spread of anchors across it)
+    spread_margin: float = 1.0
+    # turns (degrees) of the direction a seat's rows are split along, tried when the fitted one does
+    # not give 3/5/5: the one closest to 3/5/5 is kept (on a tie, the smaller turn)
+    split_turns: tuple[float, ...] = (2.0, -2.0, 4.0, -4.0, 6.0, -6.0, 8.0, -8.0)
+    # other peaks of the row-direction profile (at least this share of the best) tried when the best
+    # does not read 3/5/5 with every two-corner card possible: cards laid in a grid line up along
+    # columns and diagonals too
+    direction_rivals: int = 4
+    direction_ratio: float = 0.6
+    # a seat alone: this many more corner votes for one side than the other make its side known; fewer
+    # (but some) stand only if the corners as seen do not read closer to 3/5/5 the other way round
+    side_votes: int = 2
+    seat_min: int = 5  # fewer cards than this are not a seat (stray cards)
+    stray_link: float = 12.0  # a card farther than this from any other is a stray, not part of a seat
+    seat_cut_candidates: int = 8  # how many of the longest links beyond k-1 a seat cut may use
+    seat_size_weight: float = 1.0  # one card off 13 weighs like one index height of link
+    # when no such cut gives 13-card seats, this many: under camera tilt a far seat's row gaps (in its
+    # own small index heights) can outgrow the link to a near neighbour (slower: tried only then)
+    seat_cut_more: int = 14
+    low_confidence: float = 0.5
+    # a read whose best class leads the next by less than this is flagged too: a detector that is
+    # wrong is mostly unsure (right reads lead by 0.35 or more in benchmarks.geometry's score model)
+    low_margin: float = 0.3
+    fix_with_deck: bool = True
+    # a card the deck fix renamed, in a seat of more than 13, whose new name has under this score is
+    # taken as a false read (a half box, card art) and left out of the seat, reported, not renamed
+    false_read_below: float = 0.1

@@ -1,0 +1,119 @@
+"""The one-deck constraints: how often a card may appear, the most probable consistent reading,
+false reads left out of an over-full seat, and the one card not seen on a full table."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from ..assign import assign
+from ..classes import CLASS_INDEX, CLASS_NAMES, JOKERS
+from ..types import Problem, ReadCard, SeatRead
+from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig
+from .parts import _Card
+
+
+def deck_capacity(deck: int) -> dict[str, int]:
+    """How often each card may appear: once in 52 or 54 (jokers once), twice in a 65-card deck (52 and
+    a fifth suit) or two whole decks (104; 108 with two jokers of each colour)."""
+    cap = 2 if deck > 54 else 1
+    jokers = 2 if deck >= 108 else 1
+    return {c: (jokers if c in JOKERS else cap) for c in CLASS_NAMES}
+
+
+def one_copy_each(deck: int) -> bool:
+    """Whether every card exists at most once (52 or 54 cards): then two reads of a card are one."""
+    return max(deck_capacity(deck).values()) == 1
+
+
+def fix_with_deck(cards: list[_Card], deck: int) -> list[_Card]:
+    """Re-read cards so no card appears more often than the deck holds, most probable first.
+
+    Only runs when the top classes conflict; then the assignment maximises the summed log scores,
+    so a card keeps its top class unless another card has a stronger claim to it.
+    """
+    cap = deck_capacity(deck)
+    counts = Counter(c.card for c in cards)
+    if all(n <= cap[k] for k, n in counts.items()):
+        return []
+    scored = [i for i, c in enumerate(cards) if c.scores is not None]
+    held = Counter(c.card for c in cards if c.scores is None)  # unscored cards keep their class
+    slots = [name for name in CLASS_NAMES for _ in range(max(0, cap[name] - held[name]))]
+    if not scored or len(scored) > len(slots):
+        return []
+    logp = np.log(np.clip(np.stack([cards[i].scores for i in scored]).astype(np.float64), 1e-9, 1.0))
+    cost = -logp[:, [CLASS_INDEX[s] for s in slots]]
+    cols = assign(cost)
+    changed = []
+    for i, col in zip(scored, cols, strict=True):
+        new = slots[int(col)]
+        c = cards[i]
+        if new != c.card:
+            c.changed_from, c.card = c.card, new
+            c.confidence = float(c.scores[CLASS_INDEX[new]])
+            changed.append(c)
+    return changed
+
+
+def _leave_out_false_reads(
+    seat_reads: list[SeatRead], changed: list[_Card], seat_of: dict[int, tuple[int, str]],
+    read_of: dict[int, ReadCard], cfg: GeometryConfig,
+) -> list[tuple[_Card, tuple[int, str, int]]]:
+    """Take out of an over-full seat the cards the deck fix could only rename to something unlikely.
+
+    Why: a seat of 14 whose extra card repeats one already on the table is most often one false read
+    (a half box on an index, a glyph in the card art), not a misread: renaming it to the runner-up
+    class (a joker at 2%) keeps the seat at 14 and invents a card. Such a card leaves the seat (least
+    likely first, while the seat is over 13), its `seat_of` entry goes, and it is returned with where
+    it was, to be reported; a seat of 13 or fewer is never touched.
+    """
+    out: list[tuple[_Card, tuple[int, str, int]]] = []
+    for c in sorted(changed, key=lambda d: d.confidence):
+        if id(c) not in seat_of or c.confidence >= cfg.false_read_below:
+            continue
+        s, row = seat_of[id(c)]
+        n = len(seat_reads[s].cards)
+        if n <= SEAT_SIZE:
+            continue
+        cards = getattr(seat_reads[s], row)
+        cards.pop(next(k for k, r in enumerate(cards) if r is read_of[id(c)]))
+        del seat_of[id(c)]
+        # back to what was read: it is reported as that card, outside the seat
+        c.card, c.changed_from = c.changed_from, None
+        if c.scores is not None:
+            c.confidence = float(c.scores[CLASS_INDEX[c.card]])
+        out.append((c, (s, row, n)))
+    return out
+
+
+def _fill_by_elimination(seat_reads: list[SeatRead], deck: int, problems: list[Problem]) -> None:
+    """A full 52-card table missing exactly one card: the missing one is known; put it in the short row."""
+    if deck != 52 or len(seat_reads) * SEAT_SIZE != 52:
+        return
+    seen = Counter(c.card for s in seat_reads for c in s.cards)
+    missing = [c for c in CLASS_NAMES[:52] if c not in seen]
+    short = [s for s in seat_reads if len(s.cards) == SEAT_SIZE - 1]
+    if len(missing) != 1 or len(short) != 1 or any(n > 1 for n in seen.values()):
+        return
+    sr = short[0]
+    row = next((r for r, n in ROW_SIZES.items() if len(getattr(sr, r)) < n), None)
+    if row is None:
+        return
+    others = getattr(sr, row)
+    centre = tuple(np.mean([c.center for c in others], axis=0)) if others else (0.0, 0.0)
+    others.append(ReadCard(missing[0], (float(centre[0]), float(centre[1])), 0.0, [], None))
+    problems.append(Problem("inferred", f"{sr.name} {row}: one card was not seen; by elimination it is "
+                            f"{missing[0]}", sr.seat, row, missing[0]))
+
+
+def _runner_up(card: str, scores: np.ndarray | None) -> tuple[str, float, float] | None:
+    """The best class other than `card` in a score vector, its score, and by how much `card` leads
+    it (negative when it does not). None without scores."""
+    if scores is None or len(scores) != len(CLASS_NAMES) or card not in CLASS_INDEX:
+        return None
+    s = np.asarray(scores, dtype=np.float64).copy()
+    top = float(s[CLASS_INDEX[card]])
+    s[CLASS_INDEX[card]] = -np.inf
+    j = int(np.argmax(s))
+    return CLASS_NAMES[j], float(s[j]), top - float(s[j])

@@ -1,0 +1,181 @@
+"""What the read cannot vouch for, each located (seat, row, card): the `Problem`s of a table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+
+from ..types import Problem, SeatRead
+from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig
+from .corners import _corner_offset_of, _covered, _pair_unit
+from .deck import _runner_up, deck_capacity
+from .parts import SeatFrame, _Card
+
+
+@dataclass(frozen=True)
+class Seated:
+    """A table once placed: the cards, each seat's (frame, card indices, centre), the seats' reading
+    order, the seats as read, each card's (seat, row) by id, the cards still in play, the ids left
+    out as false reads, and the deck size."""
+
+    cards: list[_Card]
+    frames: list[tuple[SeatFrame, list[int], np.ndarray]]
+    order: list[int]
+    seat_reads: list[SeatRead]
+    seat_of: dict[int, tuple[int, str]]
+    live: list[_Card]
+    gone: set[int]
+    deck: int
+
+
+def table_problems(
+    t: Seated, seats: int | None, width: int, height: int, scale: float,
+    left_out: list[tuple[_Card, tuple[int, str, int]]], changed: list[_Card], cfg: GeometryConfig,
+) -> list[Problem]:
+    """Every problem but the orphans', in the order a player reads them: counts, side, the deck's."""
+    return (_count_problems(t, seats) + _orientation_problems(t, width, height, scale)
+            + _deck_problems(t, left_out, changed) + _same_card_problems(t, cfg) + _unsure_problems(t, cfg))
+
+
+def _count_problems(t: Seated, seats: int | None) -> list[Problem]:
+    """Seats not of 13 cards, rows not of 3/5/5, fewer seats than told, and nothing read at all."""
+    out: list[Problem] = []
+    for sr in t.seat_reads:
+        n = len(sr.cards)
+        if n != SEAT_SIZE:
+            out.append(Problem("seat_count", f"{sr.name} has {n} cards instead of {SEAT_SIZE}", sr.seat))
+        for row, want in ROW_SIZES.items():
+            got = len(getattr(sr, row))
+            if got != want:
+                out.append(Problem("row_length", f"{sr.name} {row}: {got} cards instead of {want}",
+                                   sr.seat, row))
+    if seats and len(t.frames) != seats:
+        out.append(Problem("seat_missing", f"found {len(t.frames)} seats, expected {seats}"))
+    if not any(sr.cards for sr in t.seat_reads):
+        # An empty read is not an empty table: nothing may pass as "read, no problem" that read nothing.
+        out.append(Problem("no_cards", "no card was read in this photo: retake it closer and "
+                                       "better lit, or type the cards"))
+    return out
+
+
+def _orientation_problems(t: Seated, width: int, height: int, scale: float) -> list[Problem]:
+    """A seat alone, cut by the photo's edge, whose side its corners did not decide."""
+    out: list[Problem] = []
+    for number, fi in enumerate(t.order):
+        fr, g, _ = t.frames[fi]
+        if not fr.side_known and width and height and any(
+                min(b[0], b[1], width - b[2], height - b[3]) < scale for i in g for b in t.cards[i].boxes):
+            out.append(Problem("orientation", f"{t.seat_reads[number].name}: the photo cuts the seat off "
+                               "and its corners do not show which side the player sits: rows may "
+                               "be swapped", number))
+    return out
+
+
+def _deck_problems(
+    t: Seated, left_out: list[tuple[_Card, tuple[int, str, int]]], changed: list[_Card],
+) -> list[Problem]:
+    """False reads left out, cards the deck fix renamed, corners that disagree, and duplicates."""
+    out: list[Problem] = []
+    for c, (s, row, n) in left_out:
+        out.append(Problem("false_read", f"Seat {s + 1} {row}: read {c.card}, but that card is "
+                           f"already on the table and the seat had {n} cards: left out as a false read",
+                           s, row, c.card))
+    for c in changed:
+        if id(c) in t.gone:
+            continue
+        s, row = t.seat_of.get(id(c), (None, None))
+        where = f"Seat {s + 1} {row}" if s is not None else "a card outside the seats"
+        out.append(Problem("changed", f"{where}: read {c.changed_from}, but that card is already on "
+                           f"the table; most likely {c.card}", s, row, c.card))
+    for c in t.live:
+        if c.corners_disagree:
+            s, row = t.seat_of.get(id(c), (None, None))
+            out.append(Problem("corners_disagree", f"the two corners of one card read differently; "
+                               f"took {c.card}", s, row, c.card))
+    cap = deck_capacity(t.deck)
+    where_seen: dict[str, list[tuple[int | None, str | None]]] = {}
+    for c in t.live:
+        where_seen.setdefault(c.card, []).append(t.seat_of.get(id(c), (None, None)))
+    for card, places in where_seen.items():
+        if len(places) > cap[card]:
+            for s, row in places:
+                out.append(Problem("duplicate", f"{card} is seen {len(places)} times", s, row, card))
+    return out
+
+
+def _same_card_problems(t: Seated, cfg: GeometryConfig) -> list[Problem]:
+    """Two copies in one hand: legal with two decks (and common), flagged only when they could be one
+    card's two corners read apart (`_corners_of_one`)."""
+    out: list[Problem] = []
+    cap = deck_capacity(t.deck)
+    cards = t.cards
+    photo_offset = _corner_offset_of(cards, [(fr, g) for fr, g, _ in t.frames])
+    for number, fi in enumerate(t.order):
+        fr, g, _ = t.frames[fi]
+        offset = _corner_offset_of(cards, [(fr, g)])
+        offset = offset if offset is not None else photo_offset
+        by_name: dict[str, list[_Card]] = {}
+        for row in fr.rows:
+            for j in row:
+                if id(cards[g[j]]) not in t.gone:
+                    by_name.setdefault(cards[g[j]].card, []).append(cards[g[j]])
+        anchors = [a for row in fr.rows for j in row if (a := fr.anchor(cards[g[j]])) is not None]
+        for card, copies in by_name.items():
+            if 1 < len(copies) <= cap[card] and _corners_of_one(copies, fr, offset, cfg, anchors):
+                rows = [t.seat_of[id(c)][1] for c in copies]
+                out.append(Problem("same_card", f"{t.seat_reads[number].name}: {card} twice "
+                                   f"({' and '.join(rows)}); two copies, or one card's two corners?",
+                                   number, rows[-1], card))
+    return out
+
+
+def _unsure_problems(t: Seated, cfg: GeometryConfig) -> list[Problem]:
+    """Unsure reads: a low top score, or a runner-up close behind (on the card or either corner)."""
+    out: list[Problem] = []
+    for c in t.live:
+        if id(c) not in t.seat_of or not c.boxes or c.changed_from:
+            continue  # outside the seats (an orphan) or changed: reported as such
+        s, row = t.seat_of[id(c)]
+        name = t.seat_reads[s].name
+        runners = [r for r in [_runner_up(c.card, c.scores)] + [_runner_up(c.card, d.scores) for d in c.dets]
+                   if r is not None]
+        close = min(runners, key=lambda r: r[2]) if runners else None
+        if c.confidence < cfg.low_confidence:
+            out.append(Problem("low_confidence", f"{name} {row}: not sure this is {c.card} "
+                               f"({c.confidence:.0%})", s, row, c.card))
+        elif close is not None and close[2] < cfg.low_margin:
+            out.append(Problem("low_confidence", f"{name} {row}: not sure this is {c.card} "
+                               f"({c.confidence:.0%}) or {close[0]} ({close[1]:.0%})", s, row, c.card))
+    return out
+
+
+def _corners_of_one(
+    copies: list[_Card], fr: SeatFrame, offset: np.ndarray | None, cfg: GeometryConfig,
+    anchors: list[np.ndarray],
+) -> bool:
+    """Whether two same-named cards of a seat could be one card's two corners read apart: both lone
+    corners, the upper one's second corner not covered by the next card in its row (`anchors`: the
+    seat's top-left index centres; `offset`: where the second corner sits, from the seat or the
+    photo), and either a pair split after seating that could be one card or the lower one where any
+    card's second corner could sit (`pair_box_one_deck`). Other copies cannot be one card: with two
+    decks such hands are common, and flagging them all would bury the real problems."""
+    x1, y1, x2, y2 = cfg.pair_box_one_deck
+    for a, b in combinations(copies, 2):  # the points as seen: a lone corner's anchor may be virtual
+        upper, lower = sorted((a, b), key=lambda c: min(float(p @ fr.down) for p in c.points))
+        if len(lower.points) != 1 or len(upper.points) != 1:
+            continue  # the upper one shows both its corners: the lower one is another card
+        top = min(upper.points, key=lambda p: float(p @ fr.down))
+        others = [p for p in anchors if p is not fr.anchor(upper) and p is not fr.anchor(lower)]
+        # covered when the next card's left edge (~0.3 left of its index) lies over the second
+        # index (~0.2 wide) by more than the ~40% that hides an index: a spread row shows it
+        reach = float(offset[0]) + 0.3 if offset is not None else 4.0
+        if _covered(top, others, fr, fr.scale or upper.size, cfg, reach):
+            continue  # the next card in its row lies over where its second corner would be
+        if upper.split and lower.split:  # a possible pair split (counts, offset): the doubt is real
+            return True
+        v = (lower.points[0] - top) / _pair_unit(upper, lower, fr)
+        if x1 <= v @ fr.right <= x2 and y1 <= v @ fr.down <= y2:
+            return True
+    return False

@@ -1,0 +1,139 @@
+"""`read_table`: detections in, seats, rows and problems out.
+
+The stages, each in its own module: `corners` pairs corner indices into cards, `seats` cuts the
+cards into seats, `rows` reads each seat's frame and rows, `pairs` checks the corner pairs in each
+seat's frame (`place` runs those per seat count and corner reach tried), `deck` applies the
+one-deck constraints, and `problems` says what the read cannot vouch for.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from ..types import Detection, Problem, ReadCard, SeatRead, TableRead
+from .config import SEAT_SIZE, GeometryConfig
+from .corners import index_scale, merge_corners
+from .deck import _fill_by_elimination, _leave_out_false_reads, fix_with_deck
+from .parts import SeatFrame, _Card
+from .place import _place, _Placement
+from .problems import Seated, table_problems
+from .rows import _top_left, name_rows
+from .seats import _seat_order
+
+
+def read_table(
+    dets: list[Detection],
+    *,
+    seats: int | None = None,
+    deck: int | None = None,
+    width: int = 0,
+    height: int = 0,
+    cfg: GeometryConfig = GeometryConfig(),
+) -> TableRead:
+    """Seats, rows and problems from detections. `seats` (1..5) if known; `deck` 52 or 65 (default:
+    65 for five seats, else 52)."""
+    scale = index_scale(dets)
+    best = _best_placement(dets, seats, deck, width, height, scale, cfg)
+    cards, frames, deck = best.cards, best.frames, best.deck
+    live = [c for c in cards if not c.gone]
+    changed = fix_with_deck(live, deck) if cfg.fix_with_deck else []
+    orphans = _attach_strays(cards, frames, best.strays, scale, cfg)
+    centre = best.table_centre if best.table_centre is not None else np.zeros(2)
+    order = _seat_order([f[2] for f in frames], centre)
+    seat_reads, seat_of, read_of = _seat_reads(cards, frames, order)
+    left_out = _leave_out_false_reads(seat_reads, changed, seat_of, read_of, cfg)
+    gone = {id(c) for c, _ in left_out}
+    live = [c for c in live if id(c) not in gone]
+    problems: list[Problem] = []
+    _fill_by_elimination(seat_reads, deck, problems)
+    seated = Seated(cards, frames, order, seat_reads, seat_of, live, gone, deck)
+    problems += table_problems(seated, seats, width, height, scale, left_out, changed, cfg)
+    orphan_reads = [cards[i].read() for i in orphans]
+    for rc in orphan_reads:
+        problems.append(Problem("orphan", f"{rc.card} lies outside every seat", card=rc.card))
+    orphan_reads += [c.read() for c, _ in left_out]  # as read, still shown (the app can put it back)
+    return TableRead(seat_reads, problems, orphan_reads, width, height)
+
+
+def _best_placement(
+    dets: list[Detection], seats: int | None, deck: int | None, width: int, height: int, scale: float,
+    cfg: GeometryConfig,
+) -> _Placement:
+    """The placement nearest 3/5/5 over the corner reaches and seat counts worth trying."""
+    variants = [merge_corners(dets, scale, cfg)]
+    # Farther corners may pair too (small indices on a large card). With two decks such a pair may be
+    # two copies: the placement nearer 3/5/5 wins, and each seat splits a pair that cannot be one card.
+    far = merge_corners(dets, scale, cfg, cfg.pair_max_far)
+    if len(far) < len(variants[0]):
+        variants.append(far)
+    best: _Placement | None = None
+    for n, merged in enumerate(variants):
+        # How many seats: the number of 13s in the cards, unless told. When the count falls between
+        # two (unmerged corners, hidden cards), both are tried and the one closer to 3/5/5 seats wins.
+        est = len(merged) / SEAT_SIZE
+        distinct = len({c.card for c in merged}) / SEAT_SIZE  # unpaired corners count once (one deck)
+        ks = [seats] if seats else sorted({min(5, max(1, v)) for v in (
+            round(est), math.floor(est + 0.2), math.ceil(est - 0.2), round(distinct))})
+        for k in ks:
+            if n and deck is None and k >= 5:  # five seats of an unknown deck: far pairs would pair copies
+                continue
+            trial = _place([replace(c, points=list(c.points), boxes=list(c.boxes)) for c in merged], k,
+                           deck, width, height, scale, cfg)
+            if best is None or trial.error < best.error:
+                best = trial
+    assert best is not None
+    return best
+
+
+def _attach_strays(
+    cards: list[_Card], frames: list[tuple[SeatFrame, list[int], np.ndarray]], strays: list[int],
+    scale: float, cfg: GeometryConfig,
+) -> list[int]:
+    """Strays near a seat's row line (a card pushed out of line) join that row; returns the rest, the
+    orphans."""
+    orphans: list[int] = []
+    for i in strays:
+        c = cards[i]
+        best = None
+        for fi, (fr, g, _) in enumerate(frames):
+            anchor = _top_left(c, fr.down)
+            y = float(anchor @ fr.down)
+            for ri, line in enumerate(fr.lines):
+                xs = [float(fr.anchor(cards[g[j]]) @ fr.right) for j in fr.rows[ri]]
+                x = float(anchor @ fr.right)
+                if abs(y - line) < cfg.attach * scale and min(xs) - 4 * scale <= x <= max(xs) + 4 * scale:
+                    d = abs(y - line)
+                    if best is None or d < best[0]:
+                        best = (d, fi, ri, anchor)
+        if best is None:
+            orphans.append(i)
+        else:
+            _, fi, ri, anchor = best
+            fr, g, _ = frames[fi]
+            g.append(i)
+            fr.add(c, anchor, ri)
+    return orphans
+
+
+def _seat_reads(
+    cards: list[_Card], frames: list[tuple[SeatFrame, list[int], np.ndarray]], order: list[int],
+) -> tuple[list[SeatRead], dict[int, tuple[int, str]], dict[int, ReadCard]]:
+    """The seats as read, numbered in `order`; and, by card id, each card's seat and row and read."""
+    seat_reads: list[SeatRead] = []
+    seat_of: dict[int, tuple[int, str]] = {}
+    read_of: dict[int, ReadCard] = {}
+    for number, fi in enumerate(order):
+        fr, g, _ = frames[fi]
+        names = name_rows([len(r) for r in fr.rows])
+        sr = SeatRead(number, fr.orientation_deg)
+        for name, row in zip(names, fr.rows, strict=True):
+            target = getattr(sr, name)
+            for j in row:
+                target.append(cards[g[j]].read())
+                seat_of[id(cards[g[j]])] = (number, name)
+                read_of[id(cards[g[j]])] = target[-1]
+        seat_reads.append(sr)
+    return seat_reads, seat_of, read_of
