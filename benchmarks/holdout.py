@@ -35,6 +35,7 @@ from tqdm import tqdm
 
 import vision
 from benchmarks.metrics import IndexScore
+from benchmarks.pipeline import ROWS, truth_of
 from datasets.fingerprint import generator_fingerprint
 from datasets.synth.holdout import Split
 from datasets.synth.scene import generate
@@ -47,7 +48,6 @@ from vision.types import TableRead
 
 REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "cache" / "bench"
-ROWS = ("head", "middle", "tail")
 
 
 def _render(job: tuple[str, int, int, int, str]) -> None:
@@ -68,14 +68,6 @@ def render(split: Split, n: int, seed: int, size: int, workers: int) -> Path:
     return out
 
 
-def truth_seats(meta: dict) -> dict[int, dict[str, Counter]]:
-    seats: dict[int, dict[str, Counter]] = {}
-    for c in meta["cards"]:
-        if c["seat"] is not None and c["row"]:
-            seats.setdefault(c["seat"], {r: Counter() for r in ROWS})[c["row"]][c["card"]] += 1
-    return seats
-
-
 def truth_boxes(meta: dict) -> list[tuple[str, tuple[float, float, float, float]]]:
     return [(c["card"], tuple(i["box"])) for c in meta["cards"] for i in c["indices"] if i["visible"]]
 
@@ -93,7 +85,7 @@ class SeatScore:
 
     def add(self, meta: dict, table: TableRead) -> None:
         """Match true seats to read seats by shared cards, then compare each seat's three rows."""
-        truth = truth_seats(meta)
+        truth = truth_of(meta)
         ts = sorted(truth)
         self.tables += 1
         self.seats += len(ts)

@@ -1,0 +1,50 @@
+"""benchmarks.holdout.SeatScore: seats matched by shared cards, exact rows, which wrong seats are flagged."""
+
+from __future__ import annotations
+
+from benchmarks.holdout import SeatScore
+from vision.types import Problem, ReadCard, SeatRead, TableRead
+
+HANDS = {
+    0: ("As Ks Qs", "2h 3h 4h 5h 6h", "7c 8c 9c Tc Jc"),
+    1: ("Ad Kd Qd", "2s 3s 4s 5s 6s", "7h 8h 9h Th Jh"),
+}
+
+
+def _meta() -> dict:
+    cards = [{"card": c, "seat": s, "row": r}
+             for s, rows in HANDS.items() for r, text in zip(("head", "middle", "tail"), rows, strict=True)
+             for c in text.split()]
+    return {"image": "t.jpg", "cards": cards}
+
+
+def _seat(number: int, rows: tuple[str, str, str]) -> SeatRead:
+    head, middle, tail = ([ReadCard(c, (0.0, 0.0), 0.9) for c in text.split()] for text in rows)
+    return SeatRead(number, 0.0, head, middle, tail)
+
+
+def _score(table: TableRead) -> SeatScore:
+    score = SeatScore()
+    score.add(_meta(), table)
+    return score
+
+
+def test_both_seats_right_in_either_order():
+    s = _score(TableRead([_seat(0, HANDS[1]), _seat(1, HANDS[0])]))
+    assert (s.exact, s.seats, s.tables_exact, s.silent) == (2, 2, 1, [])
+
+
+def test_a_misread_seat_is_wrong_and_flagged_only_by_a_problem_naming_it():
+    wrong = ("As Ks Qs", "2h 3h 4h 5h 6d", "7c 8c 9c Tc Jc")
+    named = _score(TableRead([_seat(0, wrong), _seat(1, HANDS[1])], [Problem("duplicate", "x", seat=0)]))
+    other = _score(TableRead([_seat(0, wrong), _seat(1, HANDS[1])], [Problem("duplicate", "x", seat=1)]))
+    assert (named.exact, named.wrong_flagged, named.tables_exact) == (1, 1, 0)
+    assert (other.wrong_flagged, len(other.silent)) == (0, 1)
+    assert "missing ['6h'] extra ['6d']" in other.silent[0]
+
+
+def test_a_seat_not_read_is_flagged_by_any_problem_on_the_table():
+    silent = _score(TableRead([_seat(0, HANDS[0])]))
+    flagged = _score(TableRead([_seat(0, HANDS[0])], [Problem("row_length", "x", seat=0)]))
+    assert (silent.exact, silent.wrong_flagged, silent.silent) == (1, 0, ["t.jpg true seat 1: no seat read"])
+    assert flagged.wrong_flagged == 1
