@@ -2,16 +2,47 @@
 
 from __future__ import annotations
 
+import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from scoring import settle
 from scoring.cards import JOKERS, STANDARD_DECK, Card, format_cards
 from scoring.rules import RuleSet
 from scoring.suggest import suggest_arrangement
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN = REPO / ".." / "shared" / "rules" / "golden-tables.json"
+GOLDEN_APP = GOLDEN.with_name("golden-tables-app.json")
+
+
+def golden_cases(path: Path, name: Callable[[int, dict], str]) -> list:
+    """One pytest param per golden table of `path` (`name(i, case)` its id), or one skipped param."""
+    if not path.exists():
+        return [pytest.param(None, id="missing", marks=pytest.mark.skip(
+            reason=f"golden tables not found at {path} (the shared rules folder beside the repo)"))]
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return [pytest.param(case, id=name(i, case)) for i, case in enumerate(data)]
+
+
+def check_golden(case: dict) -> None:
+    """`settle` gives a golden table's totals and fouls, or its 相公 rejection with suggestions."""
+    expected = case["expected"]
+    result = settle(case["table"])
+    assert sorted(result.fouls) == sorted(expected["fouls"])
+    if "error" in expected:
+        assert expected["error"] == "foul"
+        assert result.rejected
+        out = result.to_json()
+        assert out["error"] == "foul" and set(out["suggestions"]) == set(expected["fouls"])
+    else:
+        assert not result.rejected
+        assert result.totals == expected["totals"]
+        assert sum(result.totals.values()) == 0
 
 
 def player(name: str, head: str, middle: str, tail: str, **extra: Any) -> dict[str, Any]:

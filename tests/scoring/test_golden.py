@@ -6,16 +6,7 @@ import json
 
 import pytest
 
-from scoring import settle
-from tests.scoring.helpers import GOLDEN
-
-
-def _cases() -> list:
-    if not GOLDEN.exists():
-        return [pytest.param(None, id="missing", marks=pytest.mark.skip(
-            reason=f"golden tables not found at {GOLDEN} (the shared rules folder beside the repo)"))]
-    data = json.loads(GOLDEN.read_text(encoding="utf-8"))
-    return [pytest.param(case, id=f"{i:02d}-{case['table']['rules']}") for i, case in enumerate(data)]
+from tests.scoring.helpers import GOLDEN, check_golden, golden_cases
 
 
 def test_golden_file_has_80_tables() -> None:
@@ -24,18 +15,6 @@ def test_golden_file_has_80_tables() -> None:
     assert len(json.loads(GOLDEN.read_text(encoding="utf-8"))) == 80
 
 
-@pytest.mark.parametrize("case", _cases())
+@pytest.mark.parametrize("case", golden_cases(GOLDEN, lambda i, case: f"{i:02d}-{case['table']['rules']}"))
 def test_golden_table(case: dict) -> None:
-    expected = case["expected"]
-    result = settle(case["table"])
-    if "error" in expected:
-        assert expected["error"] == "foul"
-        assert result.rejected
-        assert sorted(result.fouls) == sorted(expected["fouls"])
-        out = result.to_json()
-        assert out["error"] == "foul" and set(out["suggestions"]) == set(expected["fouls"])
-    else:
-        assert not result.rejected
-        assert result.totals == expected["totals"]
-        assert sorted(result.fouls) == sorted(expected["fouls"])
-        assert sum(result.totals.values()) == 0
+    check_golden(case)

@@ -8,17 +8,7 @@ import json
 import pytest
 
 from scoring import settle
-from tests.scoring.helpers import GOLDEN
-
-GOLDEN_APP = GOLDEN.with_name("golden-tables-app.json")
-
-
-def _cases() -> list:
-    if not GOLDEN_APP.exists():
-        return [pytest.param(None, id="missing", marks=pytest.mark.skip(
-            reason=f"golden tables not found at {GOLDEN_APP} (the shared rules folder beside the repo)"))]
-    data = json.loads(GOLDEN_APP.read_text(encoding="utf-8"))
-    return [pytest.param(case, id=f"{i:02d}-{len(case['table']['players'])}p") for i, case in enumerate(data)]
+from tests.scoring.helpers import GOLDEN_APP, check_golden, golden_cases
 
 
 def test_golden_app_file_has_60_app_tables() -> None:
@@ -35,17 +25,7 @@ def test_golden_app_tables_hold_specials() -> None:
     assert sum(bool(d) for d in declared) >= 15 and sum(len(d) >= 2 for d in declared) >= 5
 
 
-@pytest.mark.parametrize("case", _cases())
+@pytest.mark.parametrize(
+    "case", golden_cases(GOLDEN_APP, lambda i, case: f"{i:02d}-{len(case['table']['players'])}p"))
 def test_golden_app_table(case: dict) -> None:
-    expected = case["expected"]
-    result = settle(case["table"])
-    if "error" in expected:
-        assert expected["error"] == "foul"
-        assert result.rejected
-        assert sorted(result.fouls) == sorted(expected["fouls"])
-        assert set(result.to_json()["suggestions"]) == set(expected["fouls"])
-    else:
-        assert not result.rejected
-        assert result.totals == expected["totals"]
-        assert sorted(result.fouls) == sorted(expected["fouls"])
-        assert sum(result.totals.values()) == 0
+    check_golden(case)
