@@ -30,17 +30,15 @@ from dataclasses import dataclass, field
 from multiprocessing import Pool
 from pathlib import Path
 
-import numpy as np
 from tqdm import tqdm
 
 import vision
 from benchmarks.metrics import IndexScore
-from benchmarks.pipeline import ROWS, truth_of
+from benchmarks.pipeline import ROWS, match_seats, seat_right, truth_of
 from datasets.fingerprint import generator_fingerprint
 from datasets.synth.holdout import Split
 from datasets.synth.scene import generate
 from datasets.synth.writer import write_scene
-from vision.assign import assign
 from vision.classes import CLASS_NAMES
 from vision.detector import Detector, get_detector
 from vision.geometry import GeometryConfig, read_table
@@ -90,30 +88,21 @@ class SeatScore:
         self.tables += 1
         self.seats += len(ts)
         read = table.seats
-        overlap = np.zeros((len(ts), max(len(ts), len(read))))
-        for i, t in enumerate(ts):
-            tc = sum(truth[t].values(), Counter())
-            for j, s in enumerate(read):
-                overlap[i, j] = sum((tc & Counter(c.card for c in s.cards)).values())
-        cols = assign(-overlap)
         flagged_all = any(p.seat is None for p in table.problems)
         all_right = len(read) == len(ts)
-        for i, t in enumerate(ts):
-            j = int(cols[i])
-            right = j < len(read) and all(
-                Counter(c.card for c in getattr(read[j], r)) == truth[t][r] for r in ROWS)
-            if right:
+        for t, j in zip(ts, match_seats(truth, read), strict=True):
+            if j is not None and seat_right(truth[t], read[j]):
                 self.exact += 1
-            else:
-                all_right = False
-                # a seat read wrong must carry a problem naming it; a seat not read at all has no name,
-                # so any problem on the table flags it (the table cannot be settled as read)
-                flagged = flagged_all or (any(p.seat == read[j].seat for p in table.problems) if j < len(read)
-                                          else bool(table.problems))
-                self.wrong_flagged += flagged
-                if not flagged:
-                    what = _difference(truth[t], read[j]) if j < len(read) else "no seat read"
-                    self.silent.append(f"{meta['image']} true seat {t}: {what}")
+                continue
+            all_right = False
+            # a seat read wrong must carry a problem naming it; a seat not read at all has no name,
+            # so any problem on the table flags it (the table cannot be settled as read)
+            flagged = flagged_all or (bool(table.problems) if j is None
+                                      else any(p.seat == read[j].seat for p in table.problems))
+            self.wrong_flagged += flagged
+            if not flagged:
+                what = "no seat read" if j is None else _difference(truth[t], read[j])
+                self.silent.append(f"{meta['image']} true seat {t}: {what}")
         self.tables_exact += all_right
 
     def line(self) -> str:

@@ -80,23 +80,30 @@ def truth_of(meta: dict) -> dict[int, dict[str, Counter]]:
     return seats
 
 
+def match_seats(truth: dict[int, dict[str, Counter]], seats: list) -> list[int | None]:
+    """For each true seat (in sorted order) the read seat sharing most cards with it, one each
+    (an assignment), or None where there are fewer read seats than true ones."""
+    ts = sorted(truth)
+    overlap = np.zeros((len(ts), max(len(ts), len(seats))))
+    for i, t in enumerate(ts):
+        tc = sum(truth[t].values(), Counter())
+        for j, s in enumerate(seats):
+            overlap[i, j] = sum((tc & Counter(c.card for c in s.cards)).values())
+    return [int(j) if j < len(seats) else None for j in assign(-overlap)]
+
+
+def seat_right(rows: dict[str, Counter], seat) -> bool:
+    """The read seat holds exactly the true head, middle and tail."""
+    return all(Counter(c.card for c in getattr(seat, r)) == rows[r] for r in ROWS)
+
+
 def table_exact(meta: dict, table) -> bool:
     """Every true seat matched (by shared cards) to a read seat with the same three rows."""
     truth = truth_of(meta)
-    ts = sorted(truth)
-    if len(table.seats) != len(ts):
+    if len(table.seats) != len(truth):
         return False
-    overlap = np.zeros((len(ts), len(ts)))
-    for i, t in enumerate(ts):
-        tc = sum(truth[t].values(), Counter())
-        for j, s in enumerate(table.seats):
-            overlap[i, j] = sum((tc & Counter(c.card for c in s.cards)).values())
-    cols = assign(-overlap)
-    for i, t in enumerate(ts):
-        s = table.seats[int(cols[i])]
-        if any(Counter(c.card for c in getattr(s, r)) != truth[t][r] for r in ROWS):
-            return False
-    return True
+    return all(seat_right(truth[t], table.seats[j])
+               for t, j in zip(sorted(truth), match_seats(truth, table.seats), strict=True))
 
 
 def end_to_end(det: Detector, n: int, seed: int, label: str) -> dict:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from benchmarks.holdout import SeatScore
+from benchmarks.pipeline import table_exact
 from vision.types import Problem, ReadCard, SeatRead, TableRead
 
 HANDS = {
@@ -48,3 +49,10 @@ def test_a_seat_not_read_is_flagged_by_any_problem_on_the_table():
     flagged = _score(TableRead([_seat(0, HANDS[0])], [Problem("row_length", "x", seat=0)]))
     assert (silent.exact, silent.wrong_flagged, silent.silent) == (1, 0, ["t.jpg true seat 1: no seat read"])
     assert flagged.wrong_flagged == 1
+
+
+def test_table_exact_needs_every_seat_right_and_no_extra_seat():
+    assert table_exact(_meta(), TableRead([_seat(0, HANDS[1]), _seat(1, HANDS[0])]))
+    assert not table_exact(_meta(), TableRead([_seat(0, HANDS[0])]))
+    wrong = ("As Ks Qs", "2h 3h 4h 5h 6d", "7c 8c 9c Tc Jc")
+    assert not table_exact(_meta(), TableRead([_seat(0, wrong), _seat(1, HANDS[1])]))
