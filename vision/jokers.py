@@ -7,7 +7,7 @@ the rules. Told the table has no jokers, every detection's jokers get the same t
 costs the fix less than a joker. When a photo holds more reads than the deck has cards (a false
 read), the one the fix must then turn into a joker is the read whose own names are least likely,
 the false read, and never a card read surely: the score is the same for a one-corner read and a
-two-corner card (whose scores the pairing step floors at 1e-6), so no read is the cheaper joker
+two-corner card (whose scores the pairing step floors at `SCORE_FLOOR`), so no read is the cheaper joker
 for how many corners it showed. A corner that was itself read as a joker keeps that read (the
 rules engine then says the table has none); it only loses the other joker as a second guess.
 """
@@ -19,12 +19,13 @@ import dataclasses
 import numpy as np
 
 from .classes import CLASS_INDEX, JOKERS
+from .geometry.corners import SCORE_FLOOR
 from .types import Detection
 
-JOKER_SCORE = 1e-6
+JOKER_SCORE = SCORE_FLOOR
 """A joker's score on every read at a table without them: the floor the pairing step gives a
 two-corner card's classes, so one-corner and two-corner reads are alike to the deck fix."""
-FLOOR = 1e-5
+FLOOR = 10 * SCORE_FLOOR
 """Least score a card keeps: ten times a joker's, below any real second guess."""
 
 

@@ -53,10 +53,14 @@ def merge_corners(dets: list[Detection], scale: float, cfg: GeometryConfig = Geo
     return cards
 
 
+SCORE_FLOOR = 1e-6
+"""Least class score a corner brings to its card: one corner's zero cannot veto the other's read."""
+
+
 def _combine(a: Detection, b: Detection) -> _Card:
     """Two corners of one card: the evidence adds up (scores multiply, then renormalise the top)."""
     if a.scores is not None and b.scores is not None:
-        joint = np.sqrt(np.clip(a.scores, 1e-6, 1) * np.clip(b.scores, 1e-6, 1))
+        joint = np.sqrt(np.clip(a.scores, SCORE_FLOOR, 1) * np.clip(b.scores, SCORE_FLOOR, 1))
         top = int(joint.argmax())
         card, conf = CLASS_NAMES[top], float(max(a.confidence, b.confidence) if CLASS_NAMES[top] in
                                               (a.card, b.card) else joint[top])
