@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     folders = {s: render(s, args.tables, args.seed, args.size, args.workers) for s in splits}
     base = get_detector(args.model)
     readers = {"": base} if not args.conf else {
-        f" conf {c}": Detector(session=base.session, classifier=base.classifier, conf=float(c))
+        f" conf {c}": Detector(session=base.proposer.session, classifier=base.classifier, conf=float(c))
         for c in args.conf.split(",")}
     for s in splits:
         for name, det in readers.items():

@@ -57,6 +57,39 @@ class IndexNet(nn.Module):
         return self.head(self.features(x).mean(dim=(2, 3)))
 
 
+def factor_matrix() -> torch.Tensor:
+    """(13 ranks + 4 suits + 55 classes) x 55: how the factored head's parts add up to each class's logit.
+
+    A card's logit is its rank's term + its suit's term + its own term; jokers and background have
+    only their own. So every rank is learned from the crops of all four suits and every suit from all
+    thirteen ranks, which is what a deck design the classifier never saw shares with the ones it did.
+    """
+    from vision.classes import RANKS, SUITS
+
+    n = len(CLASSIFIER_NAMES)
+    m = torch.zeros(len(RANKS) + len(SUITS) + n, n)
+    for j, name in enumerate(CLASSIFIER_NAMES):
+        m[len(RANKS) + len(SUITS) + j, j] = 1.0
+        if len(name) == 2 and name[0] in RANKS and name[1] in SUITS:
+            m[RANKS.index(name[0]), j] = 1.0
+            m[len(RANKS) + SUITS.index(name[1]), j] = 1.0
+    return m
+
+
+class FactoredHead(nn.Module):
+    """Linear to rank, suit and class terms, summed per class by a fixed matrix (`factor_matrix`);
+    exports to ONNX as two matrix products, so the runtime still reads 55 logits."""
+
+    def __init__(self, features: int):
+        super().__init__()
+        self.register_buffer("mix", factor_matrix())
+        self.drop = nn.Dropout(0.1)
+        self.linear = nn.Linear(features, self.mix.shape[0])
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.linear(self.drop(x)) @ self.mix
+
+
 class YoloIndexNet(nn.Module):
     """The first five layers of a trained YOLOv8 backbone (stride 8, already tuned to corner indices
     at this very scale), one more conv block, global average pool, linear to 55 logits.
@@ -65,7 +98,8 @@ class YoloIndexNet(nn.Module):
     early layers are a warm start that costs no extra data and only ~12 MMAC per 40 px crop.
     """
 
-    def __init__(self, weights: Path, n_classes: int = len(CLASSIFIER_NAMES), cut: int = 5):
+    def __init__(self, weights: Path, n_classes: int = len(CLASSIFIER_NAMES), cut: int = 5,
+                 factored: bool = False):
         super().__init__()
         from vision.train import offline_env
 
@@ -76,7 +110,8 @@ class YoloIndexNet(nn.Module):
         with torch.no_grad():
             c = nn.Sequential(*layers)(torch.zeros(1, 3, 40, 40)).shape[1]
         self.features = nn.Sequential(*layers, block(c, 192))
-        self.head = nn.Sequential(nn.Dropout(0.1), nn.Linear(192, n_classes))
+        plain = nn.Sequential(nn.Dropout(0.1), nn.Linear(192, n_classes))
+        self.head = FactoredHead(192) if factored else plain
         for m in self.modules():  # Ultralytics may leave layers frozen / in inference mode
             for prm in m.parameters(recurse=False):
                 prm.requires_grad_(True)
@@ -213,6 +248,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--eval-every", type=float, default=3.0, help="minutes between validation passes")
     p.add_argument("--backbone", type=Path, default=None,
                    help="start from this YOLOv8 checkpoint's first layers (YoloIndexNet); needs ultralytics")
+    p.add_argument("--factored", action="store_true",
+                   help="with --backbone: a rank + suit + class head (`FactoredHead`)")
     p.add_argument("--init", type=Path, default=None, help="warm start from this .pt (a longer run in parts)")
     p.add_argument("--extra", type=Path, action="append", default=[],
                    help="more training crops (e.g. python -m datasets.proposals output); repeat")
@@ -248,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
         model.load_state_dict(ckpt["state_dict"])
         args.width = ckpt["width"]
     elif args.backbone is not None:
-        model = YoloIndexNet(args.backbone)
+        model = YoloIndexNet(args.backbone, factored=args.factored)
     else:
         model = IndexNet(len(CLASSIFIER_NAMES), args.width)
     n_params = sum(p.numel() for p in model.parameters())

@@ -1,0 +1,66 @@
+"""One deck, one copy: `fix_with_deck` names all the cards read at once so the deck holds each card as
+often as it exists, by the most probable reading (the summed log scores)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.classes import CLASS_INDEX, NUM_CLASSES
+from vision.geometry.deck import deck_capacity, fix_with_deck
+from vision.geometry.parts import _Card
+
+
+def card(scores: dict[str, float] | None, name: str | None = None) -> _Card:
+    """A card read with these class scores (the rest share what is left); its name is the top one."""
+    if scores is None:
+        return _Card(name or "", 0.9, [(0, 0, 1, 1)], [np.zeros(2)], None)
+    s = np.full(NUM_CLASSES, (1 - sum(scores.values())) / (NUM_CLASSES - len(scores)), np.float32)
+    for k, v in scores.items():
+        s[CLASS_INDEX[k]] = v
+    top = max(scores, key=scores.get)
+    return _Card(top, scores[top], [(0, 0, 1, 1)], [np.zeros(2)], s)
+
+
+@pytest.mark.parametrize(("reads", "deck", "expected"), [
+    # no conflict: every card keeps its top class, whatever its runner-up
+    ([{"Ks": 0.55, "Kc": 0.40}, {"Qh": 0.9}], 52, ["Ks", "Qh"]),
+    # two reads of Ks: the surer keeps it, the other takes its own runner-up
+    ([{"Ks": 0.55, "Kc": 0.40}, {"Ks": 0.95}], 52, ["Kc", "Ks"]),
+    # the surer claim wins even when it comes second
+    ([{"Ks": 0.95}, {"Ks": 0.55, "Kc": 0.40}], 52, ["Ks", "Kc"]),
+    # A's runner-up is held by a surer read too: A loses both (a false read the seat may leave out)
+    ([{"Ks": 0.6, "Kc": 0.35}, {"Ks": 0.97}, {"Kc": 0.9}, {"7c": 0.5, "7s": 0.45}], 52,
+     [None, "Ks", "Kc", "7c"]),
+    # two decks (65 cards: every card twice): two reads of Ks are both allowed
+    ([{"Ks": 0.55, "Kc": 0.40}, {"Ks": 0.95}], 65, ["Ks", "Ks"]),
+])
+def test_the_most_probable_reading_that_the_deck_allows(reads, deck, expected) -> None:
+    cards = [card(r) for r in reads]
+    fix_with_deck(cards, deck)
+    got = [c.card for c in cards]
+    assert [g if e is not None else None for g, e in zip(got, expected, strict=True)] == expected
+    assert all(g not in ("Ks", "Kc") for g, e in zip(got, expected, strict=True) if e is None)
+
+
+def test_a_renamed_card_says_what_it_was_read_as_and_how_sure() -> None:
+    a, b = card({"Ks": 0.55, "Kc": 0.40}), card({"Ks": 0.95})
+    changed = fix_with_deck([a, b], 52)
+    assert changed == [a]
+    assert (a.card, a.changed_from) == ("Kc", "Ks")
+    assert a.confidence == pytest.approx(0.40)
+    assert b.changed_from is None
+
+
+def test_cards_without_scores_hold_their_class() -> None:
+    typed = card(None, "Ks")  # a card the user typed in, or read without scores
+    read = card({"Ks": 0.9, "Kc": 0.05})
+    fix_with_deck([typed, read], 52)
+    assert (typed.card, read.card) == ("Ks", "Kc")
+
+
+@pytest.mark.parametrize(("deck", "ks", "joker"),
+                         [(52, 1, 1), (54, 1, 1), (65, 2, 1), (104, 2, 1), (108, 2, 2)])
+def test_deck_capacity(deck: int, ks: int, joker: int) -> None:
+    cap = deck_capacity(deck)
+    assert (cap["Ks"], cap["BJ"]) == (ks, joker)
