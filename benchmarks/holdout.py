@@ -1,6 +1,7 @@
 """Generalisation: four-seat phone photos of decks the reader never trained on, file to `TableRead` (slow).
 
     python -m benchmarks.holdout [--tables 30] [--seed 8080] [--size 4032] [--splits held_out,train]
+        [--classifier a.onnx,b.onnx] [--conf 0.6,0.5]
 
 For each split of `datasets.synth.holdout` (held-out designs and fonts; the designs trained on), it
 renders ``--tables`` four-seat reveal photos (long side ``--size``, every seat facing its own side of
@@ -154,15 +155,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", default=None, help="ONNX detector (default: the shipped one)")
     ap.add_argument("--conf", default="", help="the second stage's P(card) thresholds to compare, e.g. "
                     "0.6,0.4 (default: the detector's)")
+    ap.add_argument("--classifier", default="", help="index classifiers (ONNX) to compare, comma-separated "
+                    "(default: the detector's own)")
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     args = ap.parse_args(argv)
     splits = [Split(s) for s in args.splits.split(",") if s]
     # Render before any onnxruntime session exists: a fork taken after its threads started can hang.
     folders = {s: render(s, args.tables, args.seed, args.size, args.workers) for s in splits}
     base = get_detector(args.model)
-    readers = {"": base} if not args.conf else {
-        f" conf {c}": Detector(session=base.proposer.session, classifier=base.classifier, conf=float(c))
-        for c in args.conf.split(",")}
+    namers = [c for c in args.classifier.split(",") if c] or [base.classifier]
+    confs = [float(c) for c in args.conf.split(",") if c] or [base.conf]
+    readers = {"": base} if len(namers) == 1 and not args.classifier and not args.conf else {
+        f" {Path(str(n)).stem if args.classifier else ''} conf {c}": Detector(
+            session=base.proposer.session, classifier=n, conf=c)
+        for n in namers for c in confs}
     for s in splits:
         for name, det in readers.items():
             measure(folders[s], det, args.tables, f"{s.value:>8}{name}")
