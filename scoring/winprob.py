@@ -178,26 +178,25 @@ def load_samples(path: str = str(DATA), kind: str = "") -> dict[str, Sample]:
     return out
 
 
-def _for(rules: RuleSet, samples: dict[str, Sample]) -> Sample | None:
+def _name_for(rules: RuleSet) -> str:
+    samples = load_samples()
     if rules.name in samples:
-        return samples[rules.name]
+        return rules.name
     for name, ps in PRESETS.items():
         if ps.wheel == rules.wheel and name in samples:
-            return samples[name]
-    return next(iter(samples.values()), None)
+            return name
+    return next(iter(samples))
 
 
 def sample_for(rules: RuleSet) -> Sample:
     """The preset's own sample, or for a custom rule set that of a preset with the same wheel."""
-    found = _for(rules, load_samples())
-    assert found is not None, f"{DATA} holds no sample"
-    return found
+    return load_samples()[_name_for(rules)]
 
 
-def value_sample_for(rules: RuleSet) -> Sample:
-    """The sample the solver's answers are valued on (chosen like `sample_for`); where none is
-    shipped, the one it chooses with."""
-    return _for(rules, load_samples(kind="value_")) or sample_for(rules)
+def value_sample_for(rules: RuleSet) -> Sample | None:
+    """The sample the solver's answers are valued on: the value sample of the preset whose
+    sample `sample_for` gives, None where that preset has none shipped."""
+    return load_samples(kind="value_").get(_name_for(rules))
 
 
 @lru_cache(maxsize=32)
@@ -305,8 +304,10 @@ def model_given(rules: RuleSet, codes: np.ndarray, sample: Sample | None = None,
 
 
 @lru_cache(maxsize=32)
-def _value_counts(rules: RuleSet) -> tuple[Sample, np.ndarray, np.ndarray | None]:
+def _value_counts(rules: RuleSet) -> tuple[Sample, np.ndarray, np.ndarray | None] | None:
     sample = value_sample_for(rules)
+    if sample is None:
+        return None
     suits = None if sample.codes is None else suit_counts(sample.codes)
     return sample, rank_counts(sample), suits
 
@@ -314,8 +315,12 @@ def _value_counts(rules: RuleSet) -> tuple[Sample, np.ndarray, np.ndarray | None
 def value_model_given(rules: RuleSet, codes: np.ndarray) -> RowModel:
     """The model the solver's answers are valued on, for each of B hands (codes (B, 13)): the
     value sample (`value_sample_for`: what the solver itself plays), weighed by the ranks and
-    suits the hands leave, every sampled opponent in its scoop terms. It has no `prior`: it
-    scores a few answers, it does not rank all splits."""
-    sample, counts, suits = _value_counts(rules)
+    suits the hands leave, every sampled opponent in its scoop terms (it has no `prior`: it
+    scores a few answers, it does not rank all splits); where the preset has none shipped,
+    `model_given` (the sample the solver chooses with)."""
+    found = _value_counts(rules)
+    if found is None:
+        return model_given(rules, codes)
+    sample, counts, suits = found
     weights = hand_weights(rules, sample, counts, codes, suits)
     return build_model(rules, sample, exact=len(sample.rows), weights=weights)

@@ -67,10 +67,22 @@ def test_arrange_prints_the_value_models_score(name):
     best = arrange(hand, rules, top=2, opponents=1, specials=False)
     codes = splits.hand_codes(hand, rules)
     value = winprob.value_model_given(rules, codes[None])
-    assert len(value.opp) == len(winprob.value_sample_for(rules).rows)
+    assert len(value.opp) == len(winprob.value_sample_for(rules).rows) == selfplay.DEFAULT_VALUE_HANDS
     t = fasteval.tables_for(rules)
     v = np.array([[t.value(list(getattr(a, r))) for r in ROWS] for a in best])
     want = expectation.exact_expected(v[None], value, rules, opponents=1)[0]
     assert [a.expected for a in best] == pytest.approx(want.tolist())
     assert best[0].win[2] == pytest.approx(value.win[2][0, v[0, 2]])
     assert expected_score(best[0].head, best[0].middle, best[0].tail, rules, 1) == pytest.approx(want[0])
+
+
+def test_a_preset_without_a_value_sample_is_valued_as_it_chooses(monkeypatch):
+    rules = PRESETS["luosong"]
+    monkeypatch.setattr(winprob, "value_sample_for", lambda r: None)
+    winprob._value_counts.cache_clear()
+    try:
+        codes = splits.hand_codes(parse_cards("As Kd Qh Jc 9s 9d 7h 6c 5s 4d 3h 2c 2s"), rules)[None]
+        got, want = winprob.value_model_given(rules, codes), winprob.model_given(rules, codes)
+        assert (got.opp == want.opp).all() and (got.opp_weight == want.opp_weight).all()
+    finally:
+        winprob._value_counts.cache_clear()
