@@ -329,6 +329,8 @@ def main(argv: list[str] | None = None) -> int:
         pool = None
         if args.pool and int(n or 2) == 2:
             pool = opponent_pool.load_or_build(PRESETS[name], args.pool, args.pool_seed, args.pool_cache)
+        elif args.pool:
+            print(f"{spec}: a pool serves heads-up tables only; these opponents are dealt per hand")
         results, bad, checked, secs = run(name, int(n or 2), args.hands, args.opponents, args.seed + k, pool)
         saved[f"{name}:{int(n or 2)}"] = {"hands": [asdict(r) for r in results], "bad": bad,
                                           "checked": checked, "secs": secs}

@@ -18,8 +18,8 @@ figures a little out of order.
 
 Limits, on purpose: the modelled opponent never fouls or declares a special and plays without
 jokers; the choice's re-weighting is by rank only; ties use no tie-breaks; banker mode and caps
-are not modelled. Against much weaker or differently-minded
-opponents (e.g. "strongest tail first" players) the ranking is not tuned to them.
+are not modelled. Against much weaker or differently-minded opponents (e.g. "strongest tail
+first" players) the ranking is not tuned to them.
 Every arrangement returned is checked legal by the rules engine (`scoring.validity`).
 """
 
@@ -176,7 +176,8 @@ def _split_of(hand: Sequence[Card], rows: Sequence[Sequence[Card]], rules: RuleS
 
 def arrange(cards: Sequence[Card | str] | str, rules: RuleSet | str = "taiwan", top: int = 3,
             opponents: int = 3, specials: bool = True) -> list[Arrangement]:
-    """The `top` best legal arrangements of 13 cards, highest expected points per opponent first.
+    """The `top` best legal arrangements of 13 cards, the solver's best first, each with its
+    expected points per opponent (valued on the solver's own play: see the module docstring).
 
     Distinct row values only (two layouts that differ in an equal kicker's suit are one answer).
     A declarable special hand is a candidate too, and with `top` > 1 always among the answers
