@@ -1,7 +1,8 @@
 """How far the solver's choice is from the best split, against opponents who play the solver.
 
     python -m benchmarks.arrange_quality [--hands 100] [--opponents 1000] [--tables luosong:2,taiwan:4]
-        [--seed 19] [--save run.json]; --report run1.json run2.json ... prints saved runs together
+        [--seed 19] [--pool 60000 --pool-cache DIR] [--save run.json];
+        --report run1.json run2.json ... prints saved runs together
     (also: python -m benchmarks.arrange --quality ...)
 
 For each of N random hands (52-card deck, no jokers), per table (a preset and a number of players):
@@ -18,9 +19,17 @@ For each of N random hands (52-card deck, no jokers), per table (a preset and a 
    (`scoring.arrange`, specials off) and greedy's are scored on set B; the gap is best minus
    choice, in points per hand (the player's total over all opponents).
 
+With `--pool P`, a heads-up table's opponents are not dealt and arranged per hand: they are the
+hands of one pool of P random hands, arranged once, that share no card with the hand (exactly a
+deal from the 39 cards it leaves; `benchmarks.opponent_pool`), split alternately into A and B
+(about P / 156 tables each). Many more hands then cost little more than their splits' scoring.
+
 Printed per table: mean, median and 90th percentile gap, share of hands within 0.05 and at 0, for
-the solver and for greedy; the solver's expected score (per opponent, times the opponents) against
-what it measures on set B: mean of each, mean absolute difference, and by thirds of the expected.
+the solver and for greedy; the calibration of the solver's expected score (per opponent, times
+the opponents) against what its layout measures over both sets (which the solver never sees),
+overall and by thirds of the expected (`benchmarks.calibration`): the bias with its standard
+error over the hands, and the per-hand rms difference split into the measurement's own noise
+(each hand's standard error over its 2M tables) and the model's error. The same for greedy.
 With a small M the best-on-A pick is noisy, so the gap is understated: use the issue's sizes for
 figures to quote. Figures are printed, not asserted.
 """
@@ -36,6 +45,9 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
+from benchmarks import opponent_pool
+from benchmarks.calibration import by_thirds, calibrate, describe
+from benchmarks.opponent_pool import Pool
 from scoring import fasteval
 from scoring.arrange import arrange, expected_score, greedy
 from scoring.categories import ROWS, Category
@@ -162,26 +174,48 @@ def _key(v: np.ndarray) -> int:
 
 @dataclass
 class HandResult:
+    """One hand's figures (points per hand). `measured`: the layout's mean over both sets of
+    tables (the solver sees neither), `measured_se` that mean's standard error."""
+
     gap: float
     greedy_gap: float
     expected: float
     measured: float
     greedy_expected: float
     greedy_measured: float
+    measured_se: float = float("nan")
+    greedy_measured_se: float = float("nan")
 
 
-def one_hand(rules: RuleSet, players: int, deck_rng: np.random.Generator, m: int, pts: Points,
-             check: bool) -> tuple[HandResult, int]:
-    n_opp = players - 1
-    tables = fasteval.tables_for(rules)
-    order = deck_rng.permutation(52).astype(np.uint8)
-    hand, rest = np.sort(order[:13]), order[13:]
-    sets = []
+OpponentSet = tuple[np.ndarray, np.ndarray, np.ndarray | None]
+"""One set of M tables: codes (M, P-1, 13), row values (M, P-1, 3), split indices (M, P-1) or None."""
+
+
+def opponent_sets(rules: RuleSet, n_opp: int, hand: np.ndarray, rest: np.ndarray,
+                  deck_rng: np.random.Generator, m: int, pool: Pool | None) -> list[OpponentSet]:
+    """Two sets of M tables of opponents for `hand`: dealt from the cards it leaves (`rest`) and
+    arranged, or, heads-up with a `pool`, the pool's hands disjoint from it (alternately; at most
+    M each)."""
+    if pool is not None:
+        idx = pool.disjoint(hand)
+        halves = idx[0::2][:m], idx[1::2][:m]
+        return [(pool.codes[i][:, None], pool.values[i][:, None], None) for i in halves]
+    sets: list[OpponentSet] = []
     for _ in range(2):
         deals = np.stack([deck_rng.permutation(rest)[:13 * n_opp] for _ in range(m)])
         codes = np.sort(deals.reshape(m, n_opp, 13), axis=2)
         values, picks = solver_layouts(codes.reshape(-1, 13), rules, n_opp)
         sets.append((codes, values.reshape(m, n_opp, 3), picks.reshape(m, n_opp)))
+    return sets
+
+
+def one_hand(rules: RuleSet, players: int, deck_rng: np.random.Generator, m: int, pts: Points,
+             check: bool, pool: Pool | None = None) -> tuple[HandResult, int]:
+    n_opp = players - 1
+    tables = fasteval.tables_for(rules)
+    order = deck_rng.permutation(52).astype(np.uint8)
+    hand, rest = np.sort(order[:13]), order[13:]
+    sets = opponent_sets(rules, n_opp, hand, rest, deck_rng, m, pool)
     s = score_splits(hand, tables, rules.strict_order)
     legal = np.flatnonzero(s.legal[0])
     keys = s.keys(legal[None])[0]
@@ -199,11 +233,19 @@ def one_hand(rules: RuleSet, players: int, deck_rng: np.random.Generator, m: int
     best = int(np.argmax(score_a))
     bad = 0
     if check:
-        bad = check_with_settle(rules, hand, layouts, splits, s, sets[1][0], sets[1][2], sets[1][1],
-                                deck_rng, pts)
+        codes_b, values_b, picks_b = sets[1]
+        if picks_b is None:  # a pool keeps values only: arrange the set again, which must agree
+            values_again, picks_b = solver_layouts(codes_b.reshape(-1, 13), rules, n_opp)
+            picks_b = picks_b.reshape(codes_b.shape[:2])
+            bad += int((values_again.reshape(values_b.shape) != values_b).any(-1).sum())
+        bad += check_with_settle(rules, hand, layouts, splits, s, codes_b, picks_b, values_b, deck_rng, pts)
+    both = np.concatenate([sets[0][1], sets[1][1]])
+    per_table = table_points(layouts[[pick, g]], both, rules, pts)       # (2, 2M)
+    mean, se = per_table.mean(1), per_table.std(1, ddof=1) / np.sqrt(per_table.shape[1])
     result = HandResult(float(score_b[best] - score_b[pick]), float(score_b[best] - score_b[g]),
-                        solver.expected * n_opp, float(score_b[pick]),
-                        expected_of_layout(base, rules, n_opp) * n_opp, float(score_b[g]))
+                        solver.expected * n_opp, float(mean[0]),
+                        expected_of_layout(base, rules, n_opp) * n_opp, float(mean[1]),
+                        float(se[0]), float(se[1]))
     return result, bad
 
 
@@ -232,29 +274,24 @@ def report(name: str, players: int, results: list[HandResult], bad: int, checked
           f"{bad} mismatches in {checked} pairs")
     print("  " + _gaps("solver", gap))
     print("  " + _gaps("greedy", ggap))
-    se = meas.std(ddof=1) / np.sqrt(len(meas)) if len(meas) > 1 else float("nan")
-    print(f"  solver expected {exp.mean():+.3f} vs measured {meas.mean():+.3f} ± {se:.3f} points/hand "
-          f"(difference {exp.mean() - meas.mean():+.3f}); mean |expected - measured| per hand "
-          f"{np.abs(exp - meas).mean():.3f}")
+    se = np.array([r.measured_se for r in results])
+    print(f"  solver {describe(calibrate(exp, meas, se))}")
+    for lo, hi, c in by_thirds(exp, meas, se):
+        print(f"    third by expected [{lo:+.2f}, {hi:+.2f}] ({c.n} hands): {describe(c)}")
     gexp = np.array([r.greedy_expected for r in results])
     gmeas = np.array([r.greedy_measured for r in results])
-    print(f"  greedy expected {gexp.mean():+.3f} vs measured {gmeas.mean():+.3f} points/hand "
-          f"(difference {gexp.mean() - gmeas.mean():+.3f}); mean |expected - measured| per hand "
-          f"{np.abs(gexp - gmeas).mean():.3f}")
-    for part in np.array_split(np.argsort(exp, kind="stable"), 3):
-        if len(part):
-            print(f"    third by expected [{exp[part].min():+.2f}, {exp[part].max():+.2f}]: expected "
-                  f"{exp[part].mean():+.3f}, measured {meas[part].mean():+.3f} ({len(part)} hands)")
+    print(f"  greedy {describe(calibrate(gexp, gmeas, np.array([r.greedy_measured_se for r in results])))}")
 
 
-def run(name: str, players: int, hands: int, m: int, seed: int) -> tuple[list[HandResult], int, int, float]:
+def run(name: str, players: int, hands: int, m: int, seed: int,
+        pool: Pool | None = None) -> tuple[list[HandResult], int, int, float]:
     rules = PRESETS[name]
     pts = points_of(rules)
     rng = np.random.default_rng(seed)
     results, bad, checked = [], 0, 0
     t0 = time.perf_counter()
     for i in tqdm(range(hands), desc=f"{name} x{players}", leave=False):
-        r, b = one_hand(rules, players, rng, m, pts, check=i < CHECKED_HANDS)
+        r, b = one_hand(rules, players, rng, m, pts, check=i < CHECKED_HANDS, pool=pool)
         results.append(r)
         bad += b
         checked += CHECKED_PAIRS if i < CHECKED_HANDS else 0
@@ -269,6 +306,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--opponents", type=int, default=1000, help="tables of opponents in each of the two sets")
     p.add_argument("--tables", default="luosong:2,taiwan:4", help="preset:players, comma-separated")
     p.add_argument("--seed", type=int, default=19)
+    p.add_argument("--pool", type=int, default=0,
+                   help="heads-up tables: draw each hand's opponents from a pool of this many hands "
+                        "arranged once (benchmarks.opponent_pool) instead of arranging fresh ones")
+    p.add_argument("--pool-seed", type=int, default=1)
+    p.add_argument("--pool-cache", type=Path, help="a folder to keep pools in, to reuse them across runs")
     p.add_argument("--save", type=Path, help="also write each hand's figures here (JSON), per table")
     p.add_argument("--report", type=Path, nargs="+",
                    help="print the figures of runs saved with --save together (runs nothing)")
@@ -284,7 +326,12 @@ def main(argv: list[str] | None = None) -> int:
     saved = {}
     for k, spec in enumerate(args.tables.split(",")):
         name, _, n = spec.partition(":")
-        results, bad, checked, secs = run(name, int(n or 2), args.hands, args.opponents, args.seed + k)
+        pool = None
+        if args.pool and int(n or 2) == 2:
+            pool = opponent_pool.load_or_build(PRESETS[name], args.pool, args.pool_seed, args.pool_cache)
+        elif args.pool:
+            print(f"{spec}: a pool serves heads-up tables only; these opponents are dealt per hand")
+        results, bad, checked, secs = run(name, int(n or 2), args.hands, args.opponents, args.seed + k, pool)
         saved[f"{name}:{int(n or 2)}"] = {"hands": [asdict(r) for r in results], "bad": bad,
                                           "checked": checked, "secs": secs}
         if args.save:

@@ -2,16 +2,24 @@
 
 Search (`scoring.splits`): every head/middle/tail split of the 13 cards is valued in bulk.
 Score (`scoring.expectation`): expected points per opponent against opponents who arrange with this
-same solver (the model of `scoring.winprob`: a sample of self-play at its fixed point, one per
+same solver (the model of `scoring.winprob`: a sample of self-play near its fixed point, one per
 preset, built by `scoring.selfplay`), re-weighted to the cards this hand leaves for them (holding
 three aces, the opponents rarely have a pair of aces): row points and royalties from each row's
 win and loss chances, the scoop (and the home run at 3+ players) from the sampled opponents' whole
 layouts. A special hand the rules let this hand declare is a candidate worth its points.
 
+The answers are ranked with that sample; the expected score and row chances printed with them
+are valued on a second one (`winprob.value_model_given`): the solver's own layouts of other
+hands, so neither the sample's distance from the fixed point nor the choice among near-equal
+candidates on the same opponents (which favours the ones the sample happens to overrate) biases
+the figure, and weighed by the suits the hand leaves as well as the ranks. So the order is the
+solver's and the figure is what its opponents' play gives; two near-equal answers can show
+figures a little out of order.
+
 Limits, on purpose: the modelled opponent never fouls or declares a special and plays without
-jokers; the re-weighting is by rank (suits, so flushes, keep their full-deck odds); ties use no
-tie-breaks; banker mode and caps are not modelled. Against much weaker or differently-minded
-opponents (e.g. "strongest tail first" players) the ranking is not tuned to them.
+jokers; the choice's re-weighting is by rank only; ties use no tie-breaks; banker mode and caps
+are not modelled. Against much weaker or differently-minded opponents (e.g. "strongest tail
+first" players) the ranking is not tuned to them.
 Every arrangement returned is checked legal by the rules engine (`scoring.validity`).
 """
 
@@ -47,7 +55,8 @@ class Arrangement(_Rows):
     """One arrangement with what the model expects of it (points per opponent).
 
     `special`: the special hand declared (then rows are only how the cards are laid out);
-    `win`/`tie`/`lose`: per row probabilities against a random opponent (empty for a special)."""
+    `win`/`tie`/`lose`: per row probabilities against an opponent dealt from the cards left
+    (empty for a special)."""
 
     expected: float = 0.0
     special: Special | None = None
@@ -167,7 +176,8 @@ def _split_of(hand: Sequence[Card], rows: Sequence[Sequence[Card]], rules: RuleS
 
 def arrange(cards: Sequence[Card | str] | str, rules: RuleSet | str = "taiwan", top: int = 3,
             opponents: int = 3, specials: bool = True) -> list[Arrangement]:
-    """The `top` best legal arrangements of 13 cards, highest expected points per opponent first.
+    """The `top` best legal arrangements of 13 cards, the solver's best first, each with its
+    expected points per opponent (valued on the solver's own play: see the module docstring).
 
     Distinct row values only (two layouts that differ in an equal kicker's suit are one answer).
     A declarable special hand is a candidate too, and with `top` > 1 always among the answers
@@ -181,29 +191,47 @@ def arrange(cards: Sequence[Card | str] | str, rules: RuleSet | str = "taiwan", 
     s = score_splits(codes, fasteval.tables_for(rules), rules.strict_order)
     if not s.legal.any():
         raise TableError("these 13 cards have no legal arrangement under these rules")
-    ranked, score = expectation.ranked(s, model, rules, opponents, count=max(expectation.FINALISTS, top + 2))
-    out: list[Arrangement] = []
+    ranked, _ = expectation.ranked(s, model, rules, opponents, count=max(expectation.FINALISTS, top + 2))
+    value = winprob.value_model_given(rules, codes)
+    picked: list[tuple[Split, tuple[HandValue, ...]]] = []
     seen: set[int] = set()
-    for k, key, e in zip(ranked[0].tolist(), s.keys(ranked)[0].tolist(), score[0].tolist(), strict=True):
+    for k, key in zip(ranked[0].tolist(), s.keys(ranked)[0].tolist(), strict=True):
         if key in seen or not s.legal[0, k]:
             continue
         seen.add(key)
-        arr = _make(hand, _positions(k, s), rules, float(e), model)
-        if out_of_order(dict(zip(ROWS, arr.values, strict=True)), rules):
+        split = _positions(k, s)
+        values = tuple(evaluate([hand[i] for i in pos.tolist()], rules) for pos in split)
+        if out_of_order(dict(zip(ROWS, values, strict=True)), rules):
             continue  # the rules engine has the last word on legality
-        out.append(arr)
-        if len(out) >= top:
+        picked.append((split, values))
+        if len(picked) >= top:
             break
+    worth = _expected(hand, [split for split, _ in picked], rules, value, opponents)
+    out = [_make(hand, split, rules, e, value) for (split, _), e in zip(picked, worth, strict=True)]
     if specials:
         best_k = int(ranked[0, 0]) if ranked.size else None
+        offered = None
         for sp, split in _special_candidates(hand, rules, s, codes, best_k):
-            out.append(_make(hand, split, rules, float(sp.points), model, special=sp))
-        out.sort(key=lambda a: -a.expected)
-        offered = next((a for a in out if a.special is not None), None)
+            arr = _make(hand, split, rules, float(sp.points), value, special=sp)
+            at = next((i for i, a in enumerate(out) if a.expected < arr.expected), len(out))
+            out.insert(at, arr)  # the rows keep the solver's order
+            if offered is None or arr.expected > offered.expected:
+                offered = arr
         out = out[:top]
         if top > 1 and offered is not None and all(a is not offered for a in out):
             out[-1] = offered  # a special is always offered (with its value), even where rows pay more
     return out
+
+
+def _expected(hand: Sequence[Card], splits: Sequence[Split], rules: RuleSet, model: winprob.RowModel,
+              opponents: int) -> list[float]:
+    """Expected points per opponent of each split under `model` (one exact scoring of them all)."""
+    if not splits:
+        return []
+    codes = hand_codes(hand, rules)
+    tables = fasteval.tables_for(rules)
+    v = np.stack([split_values(codes, split, tables) for split in splits])
+    return expectation.exact_expected(v[None], model, rules, opponents)[0].tolist()
 
 
 def greedy(cards: Sequence[Card | str] | str, rules: RuleSet | str = "taiwan") -> Arrangement:
@@ -214,16 +242,14 @@ def greedy(cards: Sequence[Card | str] | str, rules: RuleSet | str = "taiwan") -
     if not s.legal.any():
         raise TableError("these 13 cards have no legal arrangement under these rules")
     split = _positions(int(expectation.best_splits(s, None, rules)[0]), s)
-    model = winprob.model_given(rules, hand_codes(hand, rules))
+    model = winprob.value_model_given(rules, hand_codes(hand, rules))
     return _make(hand, split, rules, expected_of(hand, split, rules), model)
 
 
 def expected_of(hand: Sequence[Card], split: Split, rules: RuleSet, opponents: int = 3) -> float:
-    """The model's expected points per opponent of one given split (the exact score)."""
-    codes = hand_codes(hand, rules)
-    v = split_values(codes, split, fasteval.tables_for(rules))
-    return float(expectation.exact_expected(v[None, None, :], winprob.model_given(rules, codes), rules,
-                                            opponents)[0, 0])
+    """The expected points per opponent of one given split, valued as `arrange` values its answers."""
+    model = winprob.value_model_given(rules, hand_codes(hand, rules))
+    return _expected(hand, [split], rules, model, opponents)[0]
 
 
 def expected_score(head: Sequence[Card | str] | str, middle: Sequence[Card | str] | str,

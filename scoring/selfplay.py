@@ -20,7 +20,17 @@ run has it in the sample's layouts. A round costs what the solver does, about 20
 one free core (more on a busy machine): 20,000 hands and three to five rounds are 20-35 minutes
 per preset; `--resume` starts from the samples already shipped and saves the first rounds.
 
+The sample the solver chooses with is one thing; what its answers are worth is another: its
+opponents play the solver, and its layouts against that sample are not exactly the sample's (the
+fixed point is only approached, and half of the last round's layouts are the round before's). So a
+second sample is shipped per preset, the one the expected score is valued on: `value_hands`
+fresh hands (more than the first: the value of one answer is an average over them, and its noise is
+what the printed score carries) arranged by the solver with the final first sample, with their
+cards (so the solver can weigh them by the suits a hand leaves, too). `--value-only` rebuilds just
+these from the samples already shipped.
+
     python scripts/build_tables.py [--hands 20000] [--seed 20240613] [--tol 0.003] [--resume]
+        [--value-hands 20000] [--value-only]
 """
 
 from __future__ import annotations
@@ -57,6 +67,9 @@ MIX = 0.5
 OPPONENTS = 3
 BATCH = 16
 """Hands arranged per numpy call."""
+DEFAULT_VALUE_HANDS = 20000
+VALUE_SEED_OFFSET = 7919
+"""The value sample's deal is seeded apart from the first sample's (fresh hands)."""
 
 
 def deal(rng: np.random.Generator, n: int) -> np.ndarray:
@@ -131,21 +144,31 @@ def simulate(rules: RuleSet, n: int, seed: int, tol: float = DEFAULT_TOL, max_ro
     return sample
 
 
+def value_sample(rules: RuleSet, sample: Sample, n: int, seed: int, progress: bool = True) -> Sample:
+    """The solver's own layouts of n fresh hands, choosing with `sample`, with the hands' cards."""
+    hands = deal(np.random.default_rng(seed), n)
+    classes = arrange_all(hands, rules, sample, progress=f"{rules.name} value sample" if progress else None)
+    return Sample(classes, scoop_rate(classes, rules), codes=hands)
+
+
 def build(n: int = DEFAULT_HANDS, seed: int = DEFAULT_SEED, path: Path = DATA, tol: float = DEFAULT_TOL,
           names: list[str] | None = None, resume: bool = False, max_rounds: int = MAX_ROUNDS,
-          log: Callable[[str], None] = print) -> Path:
+          log: Callable[[str], None] = print, value_hands: int = DEFAULT_VALUE_HANDS,
+          value_only: bool = False) -> Path:
     """Simulate the presets `names` (default: every one of `scoring.rules.PRESETS`) and write their
-    samples to `path`, keeping the other presets' samples already there. `resume`: start each
-    preset from its sample in `path`, where it has one, instead of from greedy play."""
+    samples to `path`, keeping the other presets' samples already there; then each preset's value
+    sample (`value_sample`). `resume`: start each preset from its sample in `path`, where it has
+    one, instead of from greedy play; `value_only`: keep the first samples in `path` as they are."""
     arrays: dict[str, np.ndarray] = {}
     if path.exists():
         with np.load(path) as z:
             arrays = {k: z[k] for k in z.files}
-    arrays.update(meta_hands=np.array(n), meta_seed=np.array(seed))
+    if not value_only:
+        arrays.update(meta_hands=np.array(n), meta_seed=np.array(seed))
     for name in names or list(PRESETS):
         t0 = time.perf_counter()
         start = None
-        if resume and f"{name}_rows" in arrays:
+        if (resume or value_only) and f"{name}_rows" in arrays:
             start = Sample(arrays[f"{name}_rows"].astype(np.intp), float(arrays[f"{name}_scoop_rate"]))
 
         def save(s: Sample, name: str = name) -> None:
@@ -153,8 +176,17 @@ def build(n: int = DEFAULT_HANDS, seed: int = DEFAULT_SEED, path: Path = DATA, t
             arrays[f"{name}_scoop_rate"] = np.array(s.scoop_rate)
             _write(path, arrays)
 
-        simulate(PRESETS[name], n, seed + list(PRESETS).index(name), tol=tol, max_rounds=max_rounds,
-                 log=log, start=start, each_round=save)
+        index = list(PRESETS).index(name)
+        if value_only and start is not None:
+            final = start
+        else:
+            final = simulate(PRESETS[name], n, seed + index, tol=tol, max_rounds=max_rounds,
+                             log=log, start=start, each_round=save)
+        played = value_sample(PRESETS[name], final, value_hands, seed + VALUE_SEED_OFFSET + index)
+        arrays[f"{name}_value_rows"] = played.rows.astype(np.int32)
+        arrays[f"{name}_value_codes"] = np.asarray(played.codes, dtype=np.uint8)
+        arrays[f"{name}_value_scoop_rate"] = np.array(played.scoop_rate)
+        _write(path, arrays)
         log(f"{name}: {time.perf_counter() - t0:.0f}s, wrote {path} ({path.stat().st_size / 1024:.0f} KiB)")
     load_samples.cache_clear()
     model_for.cache_clear()
@@ -179,13 +211,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-rounds", type=int, default=MAX_ROUNDS, help="rounds after the first at most")
     p.add_argument("--resume", action="store_true",
                    help="start from the samples already in --out instead of from greedy play")
+    p.add_argument("--value-hands", type=int, default=DEFAULT_VALUE_HANDS,
+                   help="hands in each preset's value sample (the solver's own play)")
+    p.add_argument("--value-only", action="store_true",
+                   help="rebuild only the value samples, from the first samples already in --out")
     p.add_argument("--out", type=Path, default=DATA)
     args = p.parse_args(argv)
     names = [x for x in args.presets.split(",") if x]
     unknown = [x for x in names if x not in PRESETS]
     if unknown:
         p.error(f"unknown preset(s) {', '.join(unknown)}: choose from {', '.join(PRESETS)}")
-    build(args.hands, args.seed, args.out, args.tol, names, args.resume, args.max_rounds)
+    build(args.hands, args.seed, args.out, args.tol, names, args.resume, args.max_rounds,
+          value_hands=args.value_hands, value_only=args.value_only)
     return 0
 
 

@@ -52,10 +52,12 @@ EXACT_OPPONENTS = 5000
 @dataclass(frozen=True)
 class Sample:
     """Simulated opponents for one preset: `rows` (n, 3) row classes (head: index into
-    `Tables.three`; middle, tail: into `Tables.five`); `scoop_rate` = P(a hand scoops another)."""
+    `Tables.three`; middle, tail: into `Tables.five`); `scoop_rate` = P(a hand scoops another);
+    `codes` (n, 13): the hands' cards where kept (then they are weighed by suit too)."""
 
     rows: np.ndarray
     scoop_rate: float
+    codes: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -162,26 +164,39 @@ def build_model(rules: RuleSet, sample: Sample, exact: int = EXACT_OPPONENTS,
                     scoop_rate=sample.scoop_rate, opp_weight=opp_weight)
 
 
-@lru_cache(maxsize=1)
-def load_samples(path: str = str(DATA)) -> dict[str, Sample]:
-    """The shipped samples, one per preset name."""
+@lru_cache(maxsize=2)
+def load_samples(path: str = str(DATA), kind: str = "") -> dict[str, Sample]:
+    """The shipped samples, one per preset name: the ones the solver chooses with, or with
+    `kind="value_"` the ones its answers are valued on (the solver's own play, with their cards)."""
     out: dict[str, Sample] = {}
     with np.load(path) as z:
         for name in PRESETS:
-            if f"{name}_rows" in z:
-                out[name] = Sample(z[f"{name}_rows"].astype(np.intp), float(z[f"{name}_scoop_rate"]))
+            key = f"{name}_{kind}"
+            if f"{key}rows" in z:
+                codes = z[f"{key}codes"] if f"{key}codes" in z else None
+                out[name] = Sample(z[f"{key}rows"].astype(np.intp), float(z[f"{key}scoop_rate"]), codes)
     return out
+
+
+def _name_for(rules: RuleSet) -> str:
+    samples = load_samples()
+    if rules.name in samples:
+        return rules.name
+    for name, ps in PRESETS.items():
+        if ps.wheel == rules.wheel and name in samples:
+            return name
+    return next(iter(samples))
 
 
 def sample_for(rules: RuleSet) -> Sample:
     """The preset's own sample, or for a custom rule set that of a preset with the same wheel."""
-    samples = load_samples()
-    if rules.name in samples:
-        return samples[rules.name]
-    for name, ps in PRESETS.items():
-        if ps.wheel == rules.wheel and name in samples:
-            return samples[name]
-    return next(iter(samples.values()))
+    return load_samples()[_name_for(rules)]
+
+
+def value_sample_for(rules: RuleSet) -> Sample | None:
+    """The sample the solver's answers are valued on: the value sample of the preset whose
+    sample `sample_for` gives, None where that preset has none shipped."""
+    return load_samples(kind="value_").get(_name_for(rules))
 
 
 @lru_cache(maxsize=32)
@@ -213,7 +228,7 @@ def rank_counts(sample: Sample) -> np.ndarray:
     """How many cards of each rank (n, 13) each sampled hand holds (its three rows together)."""
     k3, c3, k5, c5 = _multisets()
     rows = sample.rows
-    out = c3[np.searchsorted(k3, rows[:, 0])].astype(np.int16)
+    out = c3[np.searchsorted(k3, rows[:, 0])].astype(np.intp)
     for r in (1, 2):
         out += c5[np.searchsorted(k5, rows[:, r] % fasteval.SPAN5)]
     return out
@@ -225,23 +240,47 @@ def _sample_counts(rules: RuleSet) -> np.ndarray:
 
 
 def removal_weights(counts: np.ndarray, held: np.ndarray, copies: int = 4) -> np.ndarray:
-    """How likely each sampled hand (rank `counts` (n, 13)) is, relative to a full deck, when the
-    cards come from what B players do not hold (`held` (B, 13) rank counts): (B, n), mean 1 per row.
+    """How likely each sampled hand (`counts` (n, k) of each of k kinds of card: ranks, or suits)
+    is, relative to a full deck, when the cards come from what B players do not hold (`held`
+    (B, k) counts of the same kinds, `copies` of each kind in the deck): (B, n), mean 1 per row.
 
-    Dealt from a deck without the held cards, a hand with c cards of a rank of which the player
-    holds m is C(copies - m, c) / C(copies, c) times as likely (per rank, multiplied; suits are
-    not weighed, so flushes keep their full-deck chances)."""
-    m = np.clip(held, 0, copies)
-    c = np.clip(counts, 0, copies)
+    Dealt from a deck without the held cards, a hand with c cards of a kind of which the player
+    holds m is C(copies - m, c) / C(copies, c) times as likely (per kind, multiplied)."""
+    m = np.clip(held, 0, copies).astype(np.intp)
+    c = counts if counts.dtype == np.intp else counts.astype(np.intp)   # a hand holds <= copies of a kind
     ratio = np.zeros((copies + 1, copies + 1))
     for i in range(copies + 1):
         for j in range(copies + 1):
             ratio[i, j] = comb(copies - i, j) / comb(copies, j)
     w = np.ones((len(held), len(counts)))
-    for r in range(13):
-        w *= ratio[m[:, r][:, None], c[:, r][None, :]]
+    for b in range(len(held)):   # one 1-d lookup per kind: far cheaper than a broadcast fancy index
+        rows = ratio[m[b]]
+        for r in range(c.shape[1]):
+            w[b] *= rows[r][c[:, r]]
     total = w.mean(axis=1, keepdims=True)
     return np.where(total > 0, w / np.where(total > 0, total, 1.0), 1.0)
+
+
+def suit_counts(codes: np.ndarray) -> np.ndarray:
+    """How many natural cards of each suit (B, 4) hands given as codes (B, 13) hold (wild cards
+    count for none)."""
+    c = np.atleast_2d(codes).astype(np.intp)
+    natural = (c >> 2) != fasteval.WILD
+    return np.stack([((c & 3) == su) & natural for su in range(4)], axis=2).sum(1)
+
+
+def hand_weights(rules: RuleSet, sample: Sample, counts: np.ndarray, codes: np.ndarray,
+                 suits: np.ndarray | None = None) -> np.ndarray:
+    """How much each sampled opponent counts (B, n) for each of B hands (codes (B, 13)), mean 1:
+    by the ranks those hands leave (`removal_weights` of the sample's rank `counts`), and, where
+    the sample keeps its cards (`suits`: their `suit_counts`) and the deck has four suits of 13,
+    by the suits they leave too (holding seven hearts, an opponent's flush is less often hearts
+    and more often another suit). The two are multiplied, as if independent."""
+    w = removal_weights(counts, held_counts(codes), 5 if rules.extra_suit else 4)
+    if suits is not None and not rules.extra_suit:
+        w = w * removal_weights(suits, suit_counts(codes), 13)
+        w /= w.mean(axis=1, keepdims=True)
+    return w
 
 
 def held_counts(codes: np.ndarray) -> np.ndarray:
@@ -260,6 +299,28 @@ def model_given(rules: RuleSet, codes: np.ndarray, sample: Sample | None = None,
         sample, prior, counts = sample_for(rules), model_for(rules), _sample_counts(rules)
     prior = prior if prior is not None else build_model(rules, sample)
     counts = counts if counts is not None else rank_counts(sample)
-    copies = 5 if rules.extra_suit else 4
-    model = build_model(rules, sample, weights=removal_weights(counts, held_counts(codes), copies))
+    model = build_model(rules, sample, weights=hand_weights(rules, sample, counts, codes))
     return replace(model, prior=prior)
+
+
+@lru_cache(maxsize=32)
+def _value_counts(rules: RuleSet) -> tuple[Sample, np.ndarray, np.ndarray | None] | None:
+    sample = value_sample_for(rules)
+    if sample is None:
+        return None
+    suits = None if sample.codes is None else suit_counts(sample.codes)
+    return sample, rank_counts(sample), suits
+
+
+def value_model_given(rules: RuleSet, codes: np.ndarray) -> RowModel:
+    """The model the solver's answers are valued on, for each of B hands (codes (B, 13)): the
+    value sample (`value_sample_for`: what the solver itself plays), weighed by the ranks and
+    suits the hands leave, every sampled opponent in its scoop terms (it has no `prior`: it
+    scores a few answers, it does not rank all splits); where the preset has none shipped,
+    `model_given` (the sample the solver chooses with)."""
+    found = _value_counts(rules)
+    if found is None:
+        return model_given(rules, codes)
+    sample, counts, suits = found
+    weights = hand_weights(rules, sample, counts, codes, suits)
+    return build_model(rules, sample, exact=len(sample.rows), weights=weights)
