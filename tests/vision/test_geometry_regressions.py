@@ -255,3 +255,14 @@ def test_a_loose_step_back_onto_a_row_whose_next_card_would_cover_the_corner_is_
     right of where 9d's top-left would land, over its bottom-right corner, which could not show: a
     loose step back now needs the corner clear (or the row's end), as a strict one already did."""
     _rows_match(*_read_fixture("geometry_s000110_drop.json"))
+
+
+def test_the_score_weighs_the_counts_before_its_tie_breaks():
+    """The choices between readings are made by `score`, whose small terms only order readings whose
+    counts tie: a pair more in a re-pairing (two corners less left alone) outweighs what its
+    tie-breaks gather (three covered corners, every pair at the split limit)."""
+    from vision.geometry.config import GeometryConfig
+    from vision.geometry.score import Hypothesis, score
+
+    cfg = GeometryConfig()
+    assert score(Hypothesis(lone=2)) > score(Hypothesis(covered=3, deviation=3 * cfg.pair_split))

@@ -1,6 +1,9 @@
 """From corner-index detections to seats and rows: plain data in, plain data out, no model.
 
-`read_table(detections, ...) -> TableRead` runs these stages, one module each:
+`read_table(detections, ...) -> TableRead` runs these stages, one module each. Where a stage
+chooses between readings, `score` (one weighted sum of named departures from a clean 3/5/5 table,
+its weights in `score.Weights`) decides; the step backs and turns of `rows` and the two-deck pair
+repairs of `pairs` and `place` still judge by the counts alone:
 
 1. `corners`: the unit of every distance is one index height (`index_scale`, the median box side),
    so the same code reads a close-up and a whole table. A card shows its index twice (top-left, and
@@ -11,14 +14,14 @@
 3. `rows`: a seat's rows are lines of nearly collinear index centres. The row direction is the angle
    whose perpendicular projection piles the points up most (a projection profile; its other peaks
    are tried when the best does not read 3/5/5), the player's side is away from the table centre
-   (a seat alone: its corners vote), each card is anchored on its top-left index (`anchors` steps a
-   lone bottom-right corner back by the deck's corner offset), and a 1-D split gives the rows: the
+   (a seat alone: its corners vote), each card is anchored on its top-left index (`anchors` may step
+   a lone bottom-right corner back by the deck's corner offset), and a 1-D split gives the rows: the
    3-card end row is the head, then the middle, the far one the tail.
 4. `pairs`: once a seat's frame is known, its corner pairs are checked in it (a card's second corner
-   sits below and right of its first, at the offset the seat's other cards show): pairs re-made,
-   split (two copies of a two-deck table) and merged (two corners read apart) where the frame and
-   the counts say so. `place` runs stages 2-4 for each seat count and corner reach worth trying;
-   the placement nearest 3/5/5 wins.
+   sits below and right of its first, at the offset the seat's other cards show): pairs re-made (the
+   matching of lowest score), split (two copies of a two-deck table) and merged (two corners read
+   apart) where the frame and the counts say so. `place` runs stages 2-4 for each seat count and
+   corner reach worth trying; the placement of lowest score wins.
 5. `deck`: each card exists once (twice with two decks): an assignment over the class scores picks
    the most probable consistent reading; a renamed card in an over-full seat whose new name is
    unlikely is left out as a false read; the one card not seen on a full table is inferred.
@@ -26,9 +29,9 @@
    close behind on either corner), an undecided side, cards in no seat. Nothing is guessed silently.
 """
 
-from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig
+from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig, name_rows
 from .read import read_table
-from .rows import name_rows, row_direction, row_directions
+from .rows import row_direction, row_directions
 from .seats import group_seats
 
 __all__ = ["ROW_SIZES", "SEAT_SIZE", "GeometryConfig", "group_seats", "name_rows", "read_table",

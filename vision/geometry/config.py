@@ -1,4 +1,4 @@
-"""The geometry's tolerances and the shape of a hand: 13 cards in rows of 3, 5 and 5."""
+"""The geometry's tolerances and the shape of a hand: 13 cards in rows of 3, 5 and 5 (which row is which)."""
 
 from __future__ import annotations
 
@@ -58,3 +58,25 @@ class GeometryConfig:
     # a card the deck fix renamed, in a seat of more than 13, whose new name has under this score is
     # taken as a false read (a half box, card art) and left out of the seat, reported, not renamed
     false_read_below: float = 0.1
+
+
+def name_rows(counts: list[int]) -> list[str]:
+    """Names for rows ordered far to near: the end with 3 cards is the head, then middle, tail.
+
+    Two rows of more than three cards cannot hold the head: it is out of view (a close-up cut by the
+    photo's edge), and players lay it farthest from them, so the far row is the middle.
+
+    >>> name_rows([3, 5, 5]), name_rows([5, 5, 3]), name_rows([5, 4, 4]), name_rows([2, 5])
+    (['head', 'middle', 'tail'], ['tail', 'middle', 'head'], ['tail', 'middle', 'head'], ['head', 'middle'])
+    >>> name_rows([5, 4]), name_rows([4, 2])
+    (['middle', 'tail'], ['middle', 'head'])
+    """
+    if len(counts) == 3:
+        far_head = abs(counts[0] - 3) + abs(counts[2] - 5)
+        near_head = abs(counts[2] - 3) + abs(counts[0] - 5)
+        return ["head", "middle", "tail"] if far_head <= near_head else ["tail", "middle", "head"]
+    if len(counts) == 2:
+        if min(counts) > ROW_SIZES["head"]:
+            return ["middle", "tail"]
+        return ["head", "middle"] if counts[0] <= counts[1] else ["middle", "head"]
+    return ["middle"] * len(counts)

@@ -28,6 +28,7 @@ from .corners import (
 )
 from .parts import SeatFrame, _Card
 from .rows import _layout_error, fit_rows
+from .score import Hypothesis, score
 
 
 def _split_across_seats(cards: list[_Card], groups: list[list[int]]) -> bool:
@@ -106,10 +107,10 @@ def _best_pairing(
     dets: list[Detection], fr: SeatFrame, cfg: GeometryConfig, offset: np.ndarray | None, one_deck: bool,
     anchors: list[np.ndarray] | None = None,
 ) -> list[tuple[int, int]]:
-    """The most corner pairs among same-named detections; then the fewest pairs whose top-left has
-    another card's top-left just right of it in its row (that card lies over its bottom-right
-    corner, which cannot show); then the least deviation from `offset`. `anchors`: the top-left
-    index centres of the seat's other cards."""
+    """The pairing of same-named detections of the lowest `score`, over every matching: the fewest
+    corners left alone, then the fewest pairs whose top-left has another card's top-left just right
+    of it in its row (that card lies over its bottom-right corner, which cannot show), then the least
+    deviation from `offset`. `anchors`: the top-left index centres of the seat's other cards."""
     pts = [np.array(d.center) for d in dets]
     sizes = [_side(d.box) for d in dets]
     tops = anchors or []
@@ -137,13 +138,13 @@ def _best_pairing(
             return dev if outside <= 0.0 else None
         return dev if dev <= cfg.pair_split else None
 
-    best: tuple[tuple[int, int, float], list[tuple[int, int]]] | None = None
+    best: tuple[float, list[tuple[int, int]]] | None = None
 
     def search(rest: list[int], pairs: list[tuple[int, int]], total: float) -> None:
         nonlocal best
         if not rest:
             hidden = sum(covered(min((a, b), key=lambda k: float(pts[k] @ fr.down))) for a, b in pairs)
-            key = (-len(pairs), hidden, total)
+            key = score(Hypothesis(lone=len(dets) - 2 * len(pairs), covered=hidden, deviation=total))
             if best is None or key < best[0]:
                 best = (key, list(pairs))
             return

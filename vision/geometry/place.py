@@ -21,6 +21,7 @@ from .pairs import (
 )
 from .parts import SeatFrame, _Card
 from .rows import _layout_error, fit_rows
+from .score import Hypothesis, score
 from .seats import group_seats
 
 
@@ -33,9 +34,10 @@ class _Placement:
     deck: int
 
     @property
-    def error(self) -> int:
-        """How far the seats are from 3/5/5 each, plus stray cards: lower is a better reading."""
-        return sum(_layout_error(fr) for fr, _, _ in self.frames) + len(self.strays)
+    def error(self) -> float:
+        """The placement's `score`: its seats' distance from 3/5/5 each, and its stray cards."""
+        counts = sum(_layout_error(fr) for fr, _, _ in self.frames)
+        return score(Hypothesis(count=counts, stray=len(self.strays)))
 
 
 def _place(

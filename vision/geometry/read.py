@@ -14,13 +14,13 @@ from dataclasses import replace
 import numpy as np
 
 from ..types import Detection, Problem, ReadCard, SeatRead, TableRead
-from .config import SEAT_SIZE, GeometryConfig
+from .config import SEAT_SIZE, GeometryConfig, name_rows
 from .corners import index_scale, merge_corners
 from .deck import _fill_by_elimination, _leave_out_false_reads, fix_with_deck
 from .parts import SeatFrame, _Card
 from .place import _place, _Placement
 from .problems import Seated, table_problems
-from .rows import _top_left, name_rows
+from .rows import _top_left
 from .seats import _seat_order
 
 
@@ -62,7 +62,8 @@ def _best_placement(
     dets: list[Detection], seats: int | None, deck: int | None, width: int, height: int, scale: float,
     cfg: GeometryConfig,
 ) -> _Placement:
-    """The placement nearest 3/5/5 over the corner reaches and seat counts worth trying."""
+    """The placement of lowest score (`_Placement.error`) over the corner reaches and seat counts
+    worth trying; the first tried wins a tie."""
     variants = [merge_corners(dets, scale, cfg)]
     # Farther corners may pair too (small indices on a large card). With two decks such a pair may be
     # two copies: the placement nearer 3/5/5 wins, and each seat splits a pair that cannot be one card.

@@ -9,9 +9,10 @@ from collections.abc import Callable
 import numpy as np
 
 from .anchors import _virtual_anchors
-from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig
+from .config import SEAT_SIZE, GeometryConfig
 from .corners import _pair_possible
 from .parts import SeatFrame, _Card
+from .score import Hypothesis, count_error, score
 
 
 def row_direction(
@@ -81,20 +82,23 @@ def _split_1d(values: np.ndarray, gap: float, max_groups: int = 3) -> list[list[
     [[0, 1], [2, 3], [4, 5, 6]]
     """
     order = np.argsort(values, kind="stable")
-    v = values[order]
+    v = values[order].tolist()
     groups: list[list[int]] = [[int(order[0])]] if len(order) else []
     for k in range(1, len(order)):
         if v[k] - v[k - 1] > gap:
             groups.append([])
         groups[-1].append(int(order[k]))
+    if len(groups) <= max_groups:
+        return groups
+    x = values.tolist()  # each group is kept sorted: its first value is its least, its last its most
     while len(groups) > max_groups:
-        gaps = [values[groups[i + 1]].min() - values[groups[i]].max() for i in range(len(groups) - 1)]
+        gaps = [x[groups[i + 1][0]] - x[groups[i][-1]] for i in range(len(groups) - 1)]
         i = min(range(len(groups)), key=lambda j: (len(groups[j]), min(
-            gaps[j - 1] if j > 0 else np.inf, gaps[j] if j < len(gaps) else np.inf)))
-        left = gaps[i - 1] if i > 0 else np.inf
-        right = gaps[i] if i < len(gaps) else np.inf
+            gaps[j - 1] if j > 0 else math.inf, gaps[j] if j < len(gaps) else math.inf)))
+        left = gaps[i - 1] if i > 0 else math.inf
+        right = gaps[i] if i < len(gaps) else math.inf
         j = i - 1 if left <= right else i + 1
-        groups[j] = sorted(groups[j] + groups[i], key=lambda x: values[x])
+        groups[j] = groups[j] + groups[i] if j < i else groups[i] + groups[j]
         del groups[i]
     return groups
 
@@ -117,24 +121,23 @@ def fit_rows(
     angles = row_directions(pts, scale, cfg.line_sigma, owner, rivals=cfg.direction_rivals,
                             ratio=cfg.direction_ratio)
     fr = _fit_along(cards, math.radians(angles[0]), scale, toward, cfg, offset)
-    best_misfit = _misfit(cards, fr, cfg)
-    if len(angles) == 1 or best_misfit == (0, 0):
-        return fr
-    # A rival direction is taken only when it is better on one count and no worse on the other: a
-    # grid's columns or diagonals can come to 3/5/5 by chance, but then its cards' second corners
-    # lie where no card's could.
-    for angle in angles[1:]:
+    best = _misfit(cards, fr, cfg)
+    # A rival direction is taken only when it is better on one count and no worse on the other (not
+    # a trade of one for the other, as the score would): a grid's columns or diagonals can come to
+    # 3/5/5 by chance, but then its cards' second corners lie where no card's could.
+    for angle in angles[1:] if score(best) > 0 else []:
         trial = _fit_along(cards, math.radians(angle), scale, toward, cfg, offset)
         m = _misfit(cards, trial, cfg)
-        if m[0] <= best_misfit[0] and m[1] <= best_misfit[1] and m != best_misfit:
-            best_misfit, fr = m, trial
+        if m.count <= best.count and m.impossible <= best.impossible and m != best:
+            best, fr = m, trial
     return fr
 
 
-def _misfit(cards: list[_Card], fr: SeatFrame, cfg: GeometryConfig) -> tuple[int, int]:
-    """How badly a frame reads a seat: its distance from 3/5/5, and how many two-corner cards have
-    their second corner where no card's could be in it (`_pair_possible`)."""
-    return _layout_error(fr), sum(not _pair_possible(c, fr, cfg) for c in cards)
+def _misfit(cards: list[_Card], fr: SeatFrame, cfg: GeometryConfig) -> Hypothesis:
+    """How badly a frame reads a seat: its distance from 3/5/5, and its two-corner cards whose second
+    corner lies where no card's could be in it (`_pair_possible`)."""
+    impossible = sum(not _pair_possible(c, fr, cfg) for c in cards)
+    return Hypothesis(count=_layout_error(fr), impossible=impossible)
 
 
 def _fit_along(cards: list[_Card], phi: float, scale: float, toward: np.ndarray | None,
@@ -315,32 +318,6 @@ def _rows(cards: list[_Card], anchors: list[np.ndarray], right: np.ndarray, down
                      members=list(cards), anchors=list(anchors))
 
 
-def name_rows(counts: list[int]) -> list[str]:
-    """Names for rows ordered far to near: the end with 3 cards is the head, then middle, tail.
-
-    Two rows of more than three cards cannot hold the head: it is out of view (a close-up cut by the
-    photo's edge), and players lay it farthest from them, so the far row is the middle.
-
-    >>> name_rows([3, 5, 5]), name_rows([5, 5, 3]), name_rows([5, 4, 4]), name_rows([2, 5])
-    (['head', 'middle', 'tail'], ['tail', 'middle', 'head'], ['tail', 'middle', 'head'], ['head', 'middle'])
-    >>> name_rows([5, 4]), name_rows([4, 2])
-    (['middle', 'tail'], ['middle', 'head'])
-    """
-    if len(counts) == 3:
-        far_head = abs(counts[0] - 3) + abs(counts[2] - 5)
-        near_head = abs(counts[2] - 3) + abs(counts[0] - 5)
-        return ["head", "middle", "tail"] if far_head <= near_head else ["tail", "middle", "head"]
-    if len(counts) == 2:
-        if min(counts) > ROW_SIZES["head"]:
-            return ["middle", "tail"]
-        return ["head", "middle"] if counts[0] <= counts[1] else ["middle", "head"]
-    return ["middle"] * len(counts)
-
-
 def _layout_error(fr: SeatFrame) -> int:
     """How far a seat's row counts are from 3/5/5 (and 13 in all)."""
-    names = name_rows([len(r) for r in fr.rows])
-    got = dict.fromkeys(ROW_SIZES, 0)
-    for name, row in zip(names, fr.rows, strict=True):
-        got[name] += len(row)
-    return sum(abs(got[r] - n) for r, n in ROW_SIZES.items()) + abs(sum(got.values()) - SEAT_SIZE)
+    return count_error([len(r) for r in fr.rows])

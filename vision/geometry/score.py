@@ -1,0 +1,62 @@
+"""The one measure the geometry's choices are made by: what a reading of the cards costs.
+
+A hypothesis (a seat's frame and rows, or a whole table's seats) is described by how far it departs
+from a clean table, each departure counted in `Hypothesis`; `score` weighs them with `Weights` and
+the lowest score wins. The counts come first (a card off its row's 3/5/5, a card in no seat, a corner
+pair no card could make): those are what the player sees flagged. The small weights only order
+readings whose counts tie (in a re-pairing: the fewest pairs whose second corner would be covered,
+then the least off the deck's corner offset).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .config import ROW_SIZES, SEAT_SIZE, name_rows
+
+
+@dataclass(frozen=True)
+class Weights:
+    """What each departure costs, in units of one card off its row's count."""
+
+    count: float = 1.0  # one card more or fewer than its row's 3/5/5 (or its seat's 13)
+    stray: float = 1.0  # one card in no seat
+    impossible: float = 1.0  # a two-corner card whose second corner lies where no card's could
+    lone: float = 1.0  # a corner left alone where it could pair with a same-named one (`pairs`)
+    # a pair whose second corner the next card of its row would lie over (only a row's last card, or
+    # a card of a row spread wider than a card, shows it): more likely two copies than one card
+    covered: float = 0.2
+    # per index height a pair's second corner lies off the deck's corner offset: breaks the last ties
+    deviation: float = 0.001
+
+
+WEIGHTS = Weights()
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    """The departures of one reading from a clean table (see `Weights` for what each one is)."""
+
+    count: int = 0
+    stray: int = 0
+    impossible: int = 0
+    lone: int = 0
+    covered: int = 0
+    deviation: float = 0.0
+
+
+def score(h: Hypothesis, w: Weights = WEIGHTS) -> float:
+    """The cost of a reading: lower is better."""
+    return (w.count * h.count + w.stray * h.stray + w.impossible * h.impossible + w.lone * h.lone
+            + w.covered * h.covered + w.deviation * h.deviation)
+
+
+def count_error(counts: list[int]) -> int:
+    """How far a seat's row counts (far to near) are from 3/5/5, and from 13 in all."""
+    got = dict.fromkeys(ROW_SIZES, 0)
+    for name, n in zip(name_rows(counts), counts, strict=True):
+        got[name] += n
+    return sum(abs(got[r] - n) for r, n in ROW_SIZES.items()) + abs(sum(got.values()) - SEAT_SIZE)
+
+
+__all__ = ["SEAT_SIZE", "WEIGHTS", "Hypothesis", "Weights", "count_error", "score"]
