@@ -37,6 +37,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
+from datasets.real import in_test_half
 from vision.classes import NUM_CLASSES
 from vision.classifier import CLASSIFIER_NAMES, CROP_SIZE, crop_box
 
@@ -58,8 +59,6 @@ def read_yolo(root: Path) -> list[tuple[Path, np.ndarray]]:
 
 def refuse_test_half(items: list[tuple[Path, np.ndarray]]) -> None:
     """No crop may come from a real photo the detector is measured on."""
-    from datasets.real import in_test_half
-
     for img, _ in items:
         if in_test_half(img):
             raise SystemExit(f"{img} is in the real set's test half; export --split finetune only")
