@@ -165,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     base = get_detector(args.model)
     namers = [c for c in args.classifier.split(",") if c] or [base.classifier]
     confs = [float(c) for c in args.conf.split(",") if c] or [base.conf]
-    readers = {"": base} if len(namers) == 1 and not args.classifier and not args.conf else {
+    readers = {"": base} if not args.classifier and not args.conf else {
         f" {Path(str(n)).stem if args.classifier else ''} conf {c}": Detector(
             session=base.proposer.session, classifier=n, conf=c)
         for n in namers for c in confs}

@@ -269,7 +269,7 @@ def suit_counts(codes: np.ndarray) -> np.ndarray:
     return np.stack([((c & 3) == su) & natural for su in range(4)], axis=2).sum(1)
 
 
-def hand_weights(rules: RuleSet, sample: Sample, counts: np.ndarray, codes: np.ndarray,
+def hand_weights(rules: RuleSet, counts: np.ndarray, codes: np.ndarray,
                  suits: np.ndarray | None = None) -> np.ndarray:
     """How much each sampled opponent counts (B, n) for each of B hands (codes (B, 13)), mean 1:
     by the ranks those hands leave (`removal_weights` of the sample's rank `counts`), and, where
@@ -299,7 +299,7 @@ def model_given(rules: RuleSet, codes: np.ndarray, sample: Sample | None = None,
         sample, prior, counts = sample_for(rules), model_for(rules), _sample_counts(rules)
     prior = prior if prior is not None else build_model(rules, sample)
     counts = counts if counts is not None else rank_counts(sample)
-    model = build_model(rules, sample, weights=hand_weights(rules, sample, counts, codes))
+    model = build_model(rules, sample, weights=hand_weights(rules, counts, codes))
     return replace(model, prior=prior)
 
 
@@ -322,5 +322,5 @@ def value_model_given(rules: RuleSet, codes: np.ndarray) -> RowModel:
     if found is None:
         return model_given(rules, codes)
     sample, counts, suits = found
-    weights = hand_weights(rules, sample, counts, codes, suits)
+    weights = hand_weights(rules, counts, codes, suits)
     return build_model(rules, sample, exact=len(sample.rows), weights=weights)

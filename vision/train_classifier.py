@@ -33,6 +33,7 @@ import torch.nn.functional as F
 from torch import nn
 from tqdm import tqdm
 
+from vision.classes import RANKS, SUITS
 from vision.classifier import CLASSIFIER_NAMES, CROP_SIZE
 
 
@@ -64,8 +65,6 @@ def factor_matrix() -> torch.Tensor:
     only their own. So every rank is learned from the crops of all four suits and every suit from all
     thirteen ranks, which is what a deck design the classifier never saw shares with the ones it did.
     """
-    from vision.classes import RANKS, SUITS
-
     n = len(CLASSIFIER_NAMES)
     m = torch.zeros(len(RANKS) + len(SUITS) + n, n)
     for j, name in enumerate(CLASSIFIER_NAMES):

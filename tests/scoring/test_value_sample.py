@@ -39,8 +39,8 @@ def test_suits_left_weigh_opponents():
     assert sample.codes is not None and sample.codes.shape == (len(sample.rows), 13)
     hand = splits.hand_codes(parse_cards("2s 3s 5s 7s 9s Js Ks 2h 3h 4d 5d 6c 7c"), rules)
     counts = winprob.rank_counts(sample)
-    by_rank = winprob.hand_weights(rules, sample, counts, hand[None])
-    both = winprob.hand_weights(rules, sample, counts, hand[None], winprob.suit_counts(sample.codes))
+    by_rank = winprob.hand_weights(rules, counts, hand[None])
+    both = winprob.hand_weights(rules, counts, hand[None], winprob.suit_counts(sample.codes))
     spades = winprob.suit_counts(sample.codes)[:, spade]
     assert both.mean() == pytest.approx(1.0)
     many, few = spades >= 5, spades <= 1

@@ -59,4 +59,4 @@ def count_error(counts: list[int]) -> int:
     return sum(abs(got[r] - n) for r, n in ROW_SIZES.items()) + abs(sum(got.values()) - SEAT_SIZE)
 
 
-__all__ = ["SEAT_SIZE", "WEIGHTS", "Hypothesis", "Weights", "count_error", "score"]
+__all__ = ["WEIGHTS", "Hypothesis", "Weights", "count_error", "score"]
