@@ -132,7 +132,8 @@ def measure(folder: Path, det: Detector, n: int, label: str) -> tuple[SeatScore,
         meta = json.loads(meta_path.read_text())
         designs.update({c["design"] for c in meta["cards"]})
         t = time.perf_counter()
-        photo = vision.open_photo(folder / "images" / meta["image"], long_side=det.scale.long_side)
+        photo = vision.open_photo(folder / "images" / meta["image"], long_side=det.scale.long_side,
+                                  detail=True)
         dets = det.detect_loaded(photo)
         table = read_table(dets, width=photo.width, height=photo.height, cfg=GeometryConfig())
         seats.seconds.append(time.perf_counter() - t)

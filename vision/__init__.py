@@ -72,7 +72,7 @@ def read(
     (`vision.jokers`); None leaves the reader free to. A photo without colour is a `grey_photo`
     problem: the suits' colours are what tells ♥ from ♠."""
     det = _detector(model)
-    photo = open_photo(image, long_side=det.scale.long_side)
+    photo = open_photo(image, long_side=det.scale.long_side, detail=True)
     dets = det.detect_loaded(photo)
     if jokers == 0:
         dets = without_jokers(dets)

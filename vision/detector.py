@@ -153,10 +153,16 @@ class Detector:
         return self.proposer.scale
 
     # -- the second stage -----------------------------------------------------------------------
-    def reclassify(self, image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def reclassify(self, image: np.ndarray, boxes: np.ndarray, detail: np.ndarray | None = None
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Re-read proposals (working-image pixels, best first) with the classifier: boxes, confidences
-        and 54-card score rows of the reads kept."""
-        p = self.read_crops(image, boxes)
+        and 54-card score rows of the reads kept. With `detail` (the same view as `image`, larger) the
+        crops are cut from it."""
+        if detail is not None and len(boxes):
+            k = np.array([detail.shape[1] / image.shape[1], detail.shape[0] / image.shape[0]] * 2)
+            p = self.read_crops(detail, boxes * k)
+        else:
+            p = self.read_crops(image, boxes)
         bg = p[:, -1]
         cards = p[:, :-1]
         conf = cards.max(1)
@@ -194,20 +200,23 @@ class Detector:
         return p
 
     # -- a whole photo --------------------------------------------------------------------------
-    def detect_working(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Boxes (working-image pixels), confidences, 54-card score rows for a BGR working image."""
+    def detect_working(self, image: np.ndarray, detail: np.ndarray | None = None
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Boxes (working-image pixels), confidences, 54-card score rows for a BGR working image;
+        the namer's crops come from `detail` when given (see `reclassify`)."""
         boxes, _ = self.proposer.propose_working(image)
-        return self.reclassify(image, boxes[:MAX_PROPOSALS])
+        return self.reclassify(image, boxes[:MAX_PROPOSALS], detail)
 
     def detect(self, image: ImageSource) -> list[Detection]:
         """Corner indices in `image` (path, bytes or BGR array), boxes in original-image pixels."""
         # Decoding straight to the working size lets a JPEG decode at 1/2 or 1/4 scale (fast).
-        return self.detect_loaded(open_photo(image, long_side=self.scale.long_side))
+        return self.detect_loaded(open_photo(image, long_side=self.scale.long_side, detail=True))
 
     def detect_loaded(self, photo: Photo) -> list[Detection]:
-        """Like `detect` for a photo already opened (`open_photo(src, long_side=scale.long_side)`)."""
+        """Like `detect` for a photo already opened (`open_photo(src, long_side=scale.long_side,
+        detail=True)`); the namer reads `photo.detail` when the photo has it."""
         work, total = working_image(photo, self.scale)
-        boxes, conf, probs = self.detect_working(work)
+        boxes, conf, probs = self.detect_working(work, photo.detail)
         return [
             Detection(CLASS_NAMES[int(p.argmax())], tuple(float(v) for v in b), float(c), p)
             for b, c, p in zip(to_photo(boxes, total, photo), conf, probs, strict=True)

@@ -117,6 +117,22 @@ def test_large_photo_read_at_the_working_scale_and_mapped_back():
     check(dets, squares, tol=4)  # a working pixel is 3.1 photo pixels
 
 
+def test_the_namer_reads_the_sharper_view_and_boxes_come_back_in_photo_pixels():
+    """A 4000 x 3000 photo is proposed on at 1280 x 960, named from crops of its 2560 x 1920 view."""
+    squares = [(300, 200, 110, "Ah"), (2100, 1400, 110, "As"), (3500, 2700, 110, "Ah")]
+    det = detector(regions=RegionConfig(enabled=False))
+    seen: list[tuple[int, ...]] = []
+    probabilities = det.classifier.probabilities
+
+    def recording(image, boxes):
+        seen.append(image.shape)
+        return probabilities(image, boxes)
+
+    det.classifier = SimpleNamespace(probabilities=recording)
+    check(det.detect(paint(4000, 3000, squares)), squares, tol=4)
+    assert seen and set(seen) == {(1920, 2560, 3)}
+
+
 def test_regions_read_only_parts_and_map_back_the_same():
     squares = [(300, 200, 110, "Ah"), (3500, 2700, 110, "As")]
     finder = Finder()

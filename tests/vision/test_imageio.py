@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import cv2
 import numpy as np
 import pytest
 from PIL import Image
@@ -89,6 +90,28 @@ def test_long_side_shrinks_never_enlarges(tmp_path):
     assert (small.width, small.height) == (800, 600)
     same = open_photo(p, long_side=2000)
     assert same.image.shape[:2] == (600, 800) and same.scale == 1.0
+
+
+@pytest.mark.parametrize(("fmt", "long_side", "detail_hw"), [
+    ("JPEG", 300, (300, 400)),  # 800 -> 300 decodes at 1/2 (DCT): that decode is the detail
+    ("JPEG", 150, (150, 200)),  # ... at 1/4 for 150
+    ("PNG", 300, (450, 600)),  # decoded whole, then shrunk to twice the 300 x 225 working size
+    ("PNG", 100, (150, 200)),  # reduced by 2 to 400 x 300 (not by 8), then shrunk to twice 100 x 75
+])
+def test_a_shrunk_photo_keeps_a_sharper_view_at_up_to_twice_its_size(tmp_path, fmt, long_side, detail_hw):
+    rgb = _marked_rgb(800, 600)
+    photo = open_photo(_encode(rgb, fmt, quality=95) if fmt == "JPEG" else _encode(rgb, fmt),
+                       long_side=long_side, detail=True)
+    assert photo.detail is not None and photo.detail.shape[:2] == detail_hw
+    small = cv2.resize(photo.detail, photo.image.shape[1::-1], interpolation=cv2.INTER_AREA)
+    assert np.abs(small.astype(int) - photo.image.astype(int)).mean() < 3  # the same view
+    assert open_photo(_encode(rgb, fmt), long_side=long_side).detail is None  # only when asked
+    array = open_photo(np.asarray(rgb)[:, :, ::-1].copy(), long_side=100, detail=True)
+    assert array.detail.shape[:2] == (150, 200)
+
+
+def test_a_photo_not_shrunk_has_no_detail_view(tmp_path):
+    assert open_photo(_encode(_marked_rgb(800, 600), "PNG"), long_side=2000, detail=True).detail is None
 
 
 def test_max_pixels_downscales_and_hard_limit_refuses():
