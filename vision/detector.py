@@ -52,6 +52,11 @@ DEDUPE_CONTAINED = 0.5  # ... or this much of the smaller read's box inside the 
 # refinement below P(bg) 0.5: off / 0.95 / 0.9 / 0.8 -> crops per table 451 / 382 / 351 / 336, tables
 # exact 14 / 14 / 17 / 20, cards right 3608 / 3604 / 3611 / 3609 of 4147; real F1 0.964 -> 0.965 for all.
 DEFAULT_SKIP_SURE = 0.8
+# Two reads of the same card whose boxes come this close (a share of the smaller box's longer side)
+# are one index read twice: a box on its rank and one on its pip, or one shifted half off it. Two
+# printed indices of one card never lie that close (a card's corners are a card apart), and two
+# copies of a card in a multi-deck game would have to overlap to be folded.
+SAME_CARD_MARGIN = 0.25
 MAX_PROPOSALS = 1000  # boxes handed to the second stage per photo (~150 a 640 photo at box_conf 0.001)
 
 
@@ -90,6 +95,33 @@ def drop_contained(boxes: np.ndarray, scores: np.ndarray, ratio: float) -> np.nd
             if ((iw > 0) & (ih > 0) & (iw * ih >= ratio * np.minimum(area[i], area[keep]))).any():
                 continue
         keep.append(int(i))
+    return np.asarray(keep, int)
+
+
+def drop_same_card_neighbours(boxes: np.ndarray, scores: np.ndarray, cards: np.ndarray,
+                              margin: float = SAME_CARD_MARGIN) -> np.ndarray:
+    """Indices, best first, of the reads kept when a read of the same card as a surer kept one lies
+    within `margin` (of the smaller box's longer side) of it.
+
+    >>> b = np.array([[0, 0, 10, 20], [12, 2, 22, 22], [30, 0, 40, 20], [12, 30, 22, 50]], np.float32)
+    >>> drop_same_card_neighbours(b, np.array([0.9, 0.8, 0.7, 0.6]), np.array([5, 5, 5, 7])).tolist()
+    [0, 2, 3]
+    """
+    keep: list[int] = []
+    for i in np.argsort(-scores, kind="stable"):
+        near = False
+        for k in keep:
+            if cards[k] != cards[i]:
+                continue
+            pad = margin * min(max(boxes[i, 2] - boxes[i, 0], boxes[i, 3] - boxes[i, 1]),
+                               max(boxes[k, 2] - boxes[k, 0], boxes[k, 3] - boxes[k, 1]))
+            gap_x = max(boxes[i, 0], boxes[k, 0]) - min(boxes[i, 2], boxes[k, 2])
+            gap_y = max(boxes[i, 1], boxes[k, 1]) - min(boxes[i, 3], boxes[k, 3])
+            if gap_x < pad and gap_y < pad:
+                near = True
+                break
+        if not near:
+            keep.append(int(i))
     return np.asarray(keep, int)
 
 
@@ -174,7 +206,8 @@ class Detector:
         # index made the sample photo's seat 14 cards).
         keep = keep[nms(boxes[keep], conf[keep], DEDUPE_IOU)]
         # the sample photo's sideways Th came out as Th plus a Td box half inside it (IoU 0.29, 62% inside)
-        keep = keep[drop_contained(boxes[keep], conf[keep], DEDUPE_CONTAINED)][: self.max_det]
+        keep = keep[drop_contained(boxes[keep], conf[keep], DEDUPE_CONTAINED)]
+        keep = keep[drop_same_card_neighbours(boxes[keep], conf[keep], cards[keep].argmax(1))][: self.max_det]
         return boxes[keep], conf[keep].astype(np.float32), norm[keep]
 
     def read_crops(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:

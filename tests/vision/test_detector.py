@@ -205,6 +205,22 @@ def test_drop_contained_judges_each_box_against_the_better_ones_kept():
     assert drop_contained(b, np.array([0.9, 0.8, 0.7, 0.6]), 1.01).tolist() == [0, 1, 2, 3]
 
 
+def test_two_reads_of_one_card_on_one_index_become_one():
+    """A tall index read as Ks from a box on its rank and from one on its pip (IoU 0.2, neither half
+    inside the other), and a box shifted half off an 8h beside it: one read each. The same card's
+    other corner a card away, and a different card touching, stay."""
+    det = detector(skip_sure=None)
+    reads = [("Ks", 0.98), ("Ks", 0.82), ("8h", 0.99), ("8h", 0.93), ("Ks", 0.97), ("7d", 0.9)]
+    det.classifier = SimpleNamespace(probabilities=lambda image, boxes: np.stack([_probs(*r) for r in reads]))
+    boxes = np.array([[217, 228, 235, 261], [218, 250, 237, 283],  # Ks: rank box, pip box below it
+                      [320, 250, 337, 288], [329, 254, 350, 287],  # 8h and a box shifted right
+                      [520, 426, 538, 459],  # Ks's other corner, a card away
+                      [238, 228, 256, 261]], np.float32)  # 7d touching the Ks
+    kept, _, rows = det.reclassify(np.zeros((600, 600, 3), np.uint8), boxes)
+    got = sorted((CLASSIFIER_NAMES[int(r.argmax())], int(b[0])) for b, r in zip(kept, rows, strict=True))
+    assert got == [("7d", 238), ("8h", 320), ("Ks", 217), ("Ks", 520)]
+
+
 def test_a_box_behind_a_sure_read_is_not_read_again():
     """`skip_sure`: proposals come best first; one that the dedupe would merge with a better box read
     as a sure card is not cropped at all, one behind an unsure or background read is."""
