@@ -121,6 +121,34 @@ def test_duplicate_resolved_from_scores_and_flagged():
     assert tr.problems[0].seat == read_seat(victim["seat"], 2) and tr.problems[0].row == victim["row"]
 
 
+def test_a_close_call_flags_the_card_that_kept_the_name_too():
+    """Two reads of one card, both unsure between it and the same other card (two jokers read alike):
+    the deck fix renames one, and the one that kept the name is flagged as well, since either may be
+    the misread; a sure keeper (the test above) is not."""
+    from vision.classes import CLASS_INDEX
+
+    scene = build_table(2, seed=7)
+    victim, holder = scene["cards"][4], scene["cards"][20]
+    a, b = holder["card"], victim["card"]
+
+    def unsure(top: str, second: str, p_top: float, p_second: float) -> np.ndarray:
+        p = np.full(54, 0.001, np.float32)
+        p[CLASS_INDEX[top]], p[CLASS_INDEX[second]] = p_top, p_second
+        return p
+
+    boxes = {tuple(i["box"]): unsure(a, b, 0.55, 0.42) for i in victim["indices"]}
+    boxes |= {tuple(i["box"]): unsure(a, b, 0.66, 0.3) for i in holder["indices"]}  # sure enough alone
+    out = []
+    for d in detections(scene, seed=3):
+        p = next((v for k, v in boxes.items() if d.box == pytest.approx(k)), None)
+        out.append(d if p is None else Detection(a, d.box, float(p.max()), p))
+    tr = read_table(out)
+    assert got(tr) == truth_as_read(scene)  # the fix still chose right: the holder's claim is stronger
+    flags = [(p.kind, p.seat, p.row, p.card) for p in tr.problems]
+    assert flags == [("changed", read_seat(victim["seat"], 2), victim["row"], b),
+                     ("contested", read_seat(holder["seat"], 2), holder["row"], a)]
+
+
 def test_duplicate_without_scores_is_reported():
     scene = build_table(1, seed=8)
     dets = [Detection(d.card, d.box, d.confidence) for d in detections(scene)]

@@ -58,6 +58,9 @@ class GeometryConfig:
     # a card the deck fix renamed, in a seat of more than 13, whose new name has under this score is
     # taken as a false read (a half box, card art) and left out of the seat, reported, not renamed
     false_read_below: float = 0.1
+    # a read that kept a name the deck fix took from another read is flagged too when the other way
+    # round (it renamed, the other keeping the name) is at least this probable against the fix's choice
+    contested_ratio: float = 0.1
 
 
 def name_rows(counts: list[int]) -> list[str]:

@@ -7,6 +7,7 @@ from itertools import combinations
 
 import numpy as np
 
+from ..classes import CLASS_INDEX
 from ..types import Problem, SeatRead
 from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig
 from .corners import _corner_offset_of, _covered, _pair_unit
@@ -36,7 +37,8 @@ def table_problems(
 ) -> list[Problem]:
     """Every problem but the orphans', in the order a player reads them: counts, side, the deck's."""
     return (_count_problems(t, seats) + _orientation_problems(t, width, height, scale)
-            + _deck_problems(t, left_out, changed) + _same_card_problems(t, cfg) + _unsure_problems(t, cfg))
+            + _deck_problems(t, left_out, changed, cfg) + _same_card_problems(t, cfg)
+            + _unsure_problems(t, cfg))
 
 
 def _count_problems(t: Seated, seats: int | None) -> list[Problem]:
@@ -74,7 +76,7 @@ def _orientation_problems(t: Seated, width: int, height: int, scale: float) -> l
 
 
 def _deck_problems(
-    t: Seated, left_out: list[tuple[_Card, tuple[int, str, int]]], changed: list[_Card],
+    t: Seated, left_out: list[tuple[_Card, tuple[int, str, int]]], changed: list[_Card], cfg: GeometryConfig,
 ) -> list[Problem]:
     """False reads left out, cards the deck fix renamed, corners that disagree, and duplicates."""
     out: list[Problem] = []
@@ -89,6 +91,7 @@ def _deck_problems(
         where = f"Seat {s + 1} {row}" if s is not None else "a card outside the seats"
         out.append(Problem("changed", f"{where}: read {c.changed_from}, but that card is already on "
                            f"the table; most likely {c.card}", s, row, c.card))
+    out += _contested(t, left_out, changed, cfg.contested_ratio)
     for c in t.live:
         if c.corners_disagree:
             s, row = t.seat_of.get(id(c), (None, None))
@@ -102,6 +105,40 @@ def _deck_problems(
         if len(places) > cap[card]:
             for s, row in places:
                 out.append(Problem("duplicate", f"{card} is seen {len(places)} times", s, row, card))
+    return out
+
+
+def _contested(
+    t: Seated, left_out: list[tuple[_Card, tuple[int, str, int]]], changed: list[_Card], ratio: float,
+) -> list[Problem]:
+    """The cards that kept a name the deck fix took from another read of it, when it was a close call.
+
+    Of two reads of one card the fix renames the one whose loss costs least, but when the other way
+    round (the keeper renamed to what the renamed one became) is at least `ratio` as probable, either
+    may be the misread (two jokers read as the same one at 84% and 74%): the keeper is flagged too. A
+    read left out as false (a half box, card art) contests nothing.
+    """
+    out: list[Problem] = []
+    gone = {id(c) for c, _ in left_out} | t.gone
+    renamed = [c for c in changed if id(c) not in gone and c.changed_from and c.scores is not None]
+    flagged: set[int] = set()
+    for c in t.live:
+        if id(c) in gone or c.changed_from or c.scores is None or id(c) in flagged:
+            continue
+        for r in renamed:
+            if r.changed_from != c.card:
+                continue
+            x, y = CLASS_INDEX[c.card], CLASS_INDEX[r.card]
+            chosen = float(c.scores[x]) * float(r.scores[y])
+            swapped = float(c.scores[y]) * float(r.scores[x])
+            if swapped >= ratio * chosen:
+                s, row = t.seat_of.get(id(c), (None, None))
+                where = f"Seat {s + 1} {row}" if s is not None else "a card outside the seats"
+                out.append(Problem("contested", f"{where}: {c.card}, or {r.card}: another card read as "
+                                   f"{c.card} was renamed {r.card}, and either may be the misread",
+                                   s, row, c.card))
+                flagged.add(id(c))
+                break
     return out
 
 
