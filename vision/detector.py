@@ -35,6 +35,7 @@ from .proposer import (
 )
 from .regions import RegionConfig
 from .types import Detection
+from .zoom import ZoomConfig, rezoom
 
 __all__ = [
     "DEFAULT_MODEL", "MODEL_ENV", "Detector", "ModelMismatchError", "ModelMissingError", "ScaleConfig",
@@ -152,7 +153,8 @@ class Detector:
     the classifier; a box it calls background with probability >= `bg_drop` is dropped, and then
     the operating threshold `conf` applies to the confidence. A proposal that overlaps a
     better-scored one read as a card at least `skip_sure` sure is not read at all (`read_crops`;
-    None reads every proposal). At most `max_det` detections a photo.
+    None reads every proposal). At most `max_det` detections a photo. A photo opened with its
+    detail view has small indices proposed again from it (`zoom`, `vision.zoom`).
     """
 
     def __init__(
@@ -170,7 +172,9 @@ class Detector:
         bg_drop: float = 0.5,
         skip_sure: float | None = DEFAULT_SKIP_SURE,
         regions: RegionConfig | None = None,
+        zoom: ZoomConfig | None = None,
     ) -> None:
+        self.zoom = zoom or ZoomConfig()
         self.proposer = Proposer(model, session=session, threads=threads, conf=box_conf, iou=iou,
                                  scale=scale, regions=regions)
         self.classifier = _load_classifier(classifier, self.proposer.model_path, threads)
@@ -237,7 +241,10 @@ class Detector:
                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Boxes (working-image pixels), confidences, 54-card score rows for a BGR working image;
         the namer's crops come from `detail` when given (see `reclassify`)."""
-        boxes, _ = self.proposer.propose_working(image)
+        boxes, scores = self.proposer.propose_working(image)
+        if detail is not None:
+            boxes, scores = rezoom(self.proposer.infer_whole, image.shape[:2], detail, boxes, scores,
+                                   self.proposer.iou, self.zoom)
         return self.reclassify(image, boxes[:MAX_PROPOSALS], detail)
 
     def detect(self, image: ImageSource) -> list[Detection]:

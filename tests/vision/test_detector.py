@@ -133,6 +133,17 @@ def test_the_namer_reads_the_sharper_view_and_boxes_come_back_in_photo_pixels():
     assert seen and set(seen) == {(1920, 2560, 3)}
 
 
+def test_small_indices_are_proposed_again_from_the_sharper_view():
+    """Indices 14 working px tall (a far seat) get a second proposer pass over their window of the
+    2560 x 1920 view, and their boxes come back to photo pixels tighter than one working pixel."""
+    squares = [(1000 + 150 * i, 800, 45, "Ah" if i % 2 else "As") for i in range(4)]
+    finder = Finder()
+    dets = detector(session=finder, regions=RegionConfig(enabled=False)).detect(paint(4000, 3000, squares))
+    assert finder.shapes[0] == (1, 3, 960, 1280) and len(finder.shapes) == 2
+    assert finder.shapes[1][2] * finder.shapes[1][3] < 1280 * 960 / 8  # the window, not the photo
+    check(dets, squares, tol=2.0)  # a detail pixel is 1.56 photo pixels (a working one 3.1)
+
+
 def test_regions_read_only_parts_and_map_back_the_same():
     squares = [(300, 200, 110, "Ah"), (3500, 2700, 110, "As")]
     finder = Finder()
