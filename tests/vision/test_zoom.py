@@ -27,7 +27,7 @@ def test_windows_open_around_groups_of_sure_small_proposals(boxes, scores, windo
         assert len(held) >= 3 and x1 - x0 > 3 * 14
 
 
-def test_the_detail_views_boxes_replace_the_first_pass_inside_the_window() -> None:
+def test_the_detail_views_boxes_join_the_first_pass_in_photo_pixels() -> None:
     """A fake proposer that finds, in any image it is given, the one index drawn at detail scale."""
     first = np.array(_row(100, 100, 3, 14) + [[600, 400, 640, 450]], np.float32)
     scores = np.array([0.9, 0.8, 0.7, 0.95], np.float32)
