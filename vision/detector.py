@@ -108,21 +108,18 @@ def drop_same_card_neighbours(boxes: np.ndarray, scores: np.ndarray, cards: np.n
     >>> drop_same_card_neighbours(b, np.array([0.9, 0.8, 0.7, 0.6]), np.array([5, 5, 5, 7])).tolist()
     [0, 2, 3]
     """
+    b = boxes.astype(np.float64)
+    side = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])
     keep: list[int] = []
     for i in np.argsort(-scores, kind="stable"):
-        near = False
-        for k in keep:
-            if cards[k] != cards[i]:
+        k = np.asarray([j for j in keep if cards[j] == cards[i]], int)
+        if len(k):
+            pad = margin * np.minimum(side[i], side[k])
+            gap_x = np.maximum(b[i, 0], b[k, 0]) - np.minimum(b[i, 2], b[k, 2])
+            gap_y = np.maximum(b[i, 1], b[k, 1]) - np.minimum(b[i, 3], b[k, 3])
+            if ((gap_x < pad) & (gap_y < pad)).any():
                 continue
-            pad = margin * min(max(boxes[i, 2] - boxes[i, 0], boxes[i, 3] - boxes[i, 1]),
-                               max(boxes[k, 2] - boxes[k, 0], boxes[k, 3] - boxes[k, 1]))
-            gap_x = max(boxes[i, 0], boxes[k, 0]) - min(boxes[i, 2], boxes[k, 2])
-            gap_y = max(boxes[i, 1], boxes[k, 1]) - min(boxes[i, 3], boxes[k, 3])
-            if gap_x < pad and gap_y < pad:
-                near = True
-                break
-        if not near:
-            keep.append(int(i))
+        keep.append(int(i))
     return np.asarray(keep, int)
 
 
