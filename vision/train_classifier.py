@@ -127,42 +127,13 @@ def to_tensor(x: np.ndarray) -> torch.Tensor:
 INDEX_ASPECT = 0.62  # a corner index (rank over pip) is about this wide for its height
 
 
-def restyle_ink(x: torch.Tensor, g: torch.Generator, share: float) -> torch.Tensor:
-    """Print ``share`` of the batch in another ink: grey, hues turned, strokes bolder or thinner.
-
-    A stranger's deck differs from the trained ones in its ink colours (four-colour decks, gold on
-    black) and its stroke weight; a namer that keys on exactly the trained red or the trained stroke
-    width misreads it. Each restyled crop gets one of: no colour (grey), its colour channels rolled
-    (red ink turns green or blue), or its strokes grown or shrunk by a pixel (a 3 x 3 min or max
-    filter: on light paper a min filter widens the dark ink, a max filter narrows it).
-    """
-    n = x.shape[0]
-    pick = torch.rand(n, generator=g) < share
-    kind = torch.randint(0, 3, (n,), generator=g)
-    shift = torch.randint(1, 3, (n,), generator=g)
-    x = x.clone()
-    grey = pick & (kind == 0)
-    x[grey] = x[grey].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
-    for k in (1, 2):
-        m = pick & (kind == 1) & (shift == k)
-        x[m] = torch.roll(x[m], shifts=k, dims=1)
-    bold = pick & (kind == 2)
-    if bold.any():
-        thicker = torch.rand(n, generator=g) < 0.5
-        mb, mt = bold & thicker, bold & ~thicker
-        x[mb] = -F.max_pool2d(-x[mb], 3, stride=1, padding=1)
-        x[mt] = F.max_pool2d(x[mt], 3, stride=1, padding=1)
-    return x
-
-
-def augment(x: torch.Tensor, g: torch.Generator, wide: float = 0.0, ink: float = 0.0) -> torch.Tensor:
+def augment(x: torch.Tensor, g: torch.Generator, wide: float = 0.0) -> torch.Tensor:
     """Random geometry and photometry on a batch of N x 3 x S x S crops in 0..1.
 
     `wide`: the share of the batch turned by up to 45 degrees (else 15) before the quarter turn, so
     every angle occurs: cards fanned in a hand lie at any angle, and run 8 missed or misread many such
     indices in the real photos. A turned index fills a larger upright box, so its crop (cut around that
-    box) shows it smaller: the turn shrinks the glyph by as much. `ink`: the share restyled by
-    `restyle_ink` (0 draws nothing extra from ``g``, so earlier runs' batches are unchanged).
+    box) shows it smaller: the turn shrinks the glyph by as much.
     """
     n, _, s, _ = x.shape
 
@@ -199,8 +170,6 @@ def augment(x: torch.Tensor, g: torch.Generator, wide: float = 0.0, ink: float =
         k = (k[:, None] * k[None, :] / 16).expand(3, 1, 3, 3)
         x[m] = F.conv2d(F.pad(x[m], (1, 1, 1, 1), mode="replicate"), k, groups=3)
 
-    if ink > 0:
-        x = restyle_ink(x, g, ink)
     # photometry: brightness, contrast, saturation, mild per-channel gain, noise
     mean = x.mean(dim=(1, 2, 3), keepdim=True)
     x = (x - mean) * u(0.6, 1.4)[:, None, None, None] + mean * u(0.6, 1.3)[:, None, None, None]
@@ -275,8 +244,6 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--wide-rotation", type=float, default=0.0,
                    help="share of each batch turned by up to 45 degrees (else 15) before the quarter turn")
-    p.add_argument("--ink", type=float, default=0.0,
-                   help="share of each batch printed in another ink (`restyle_ink`)")
     p.add_argument("--eval-every", type=float, default=3.0, help="minutes between validation passes")
     p.add_argument("--backbone", type=Path, default=None,
                    help="start from this YOLOv8 checkpoint's first layers (YoloIndexNet); needs ultralytics")
@@ -335,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
         for group in opt.param_groups:
             group["lr"] = lr
         idx = torch.randint(0, len(xt), (args.batch,), generator=g)
-        xb = augment(xt[idx], g, args.wide_rotation, args.ink)
+        xb = augment(xt[idx], g, args.wide_rotation)
         loss = F.cross_entropy(model(xb), yt[idx], label_smoothing=0.05)
         opt.zero_grad(set_to_none=True)
         loss.backward()

@@ -44,38 +44,3 @@ def test_wide_share_reaches_the_diagonals() -> None:
     a = bar_angles(0.5)
     assert (a > 25).mean() > 0.15  # about a third of the wide half lies beyond 25 degrees
     assert (a > 25).mean() < 0.45  # ... and the other half stays near the axes
-
-
-def restyled(n: int = 400) -> tuple[np.ndarray, np.ndarray]:
-    """A red 4 px bar on light paper, and each copy after `restyle_ink` with every crop picked."""
-    import torch
-
-    from vision.train_classifier import restyle_ink
-
-    crop = np.full((3, 24, 24), 0.9, np.float32)
-    crop[0, 4:20, 10:14], crop[1:, 4:20, 10:14] = 0.8, 0.1  # RGB: red ink
-    x = torch.from_numpy(np.repeat(crop[None], n, 0))
-    return crop, restyle_ink(x, torch.Generator().manual_seed(5), 1.0).numpy()
-
-
-def test_restyle_ink_prints_every_picked_crop_in_another_ink() -> None:
-    crop, out = restyled()
-    ink_px = (out.min(1) < 0.5).sum(axis=(1, 2))  # pixels with a dark channel
-    grey = np.abs(out - out.mean(1, keepdims=True)).max(axis=(1, 2, 3)) < 1e-6
-    rolled = np.array([any(np.allclose(o, np.roll(crop, k, axis=0)) for k in (1, 2)) for o in out])
-    bolder, thinner = ink_px > 64, (ink_px < 64) & ~grey
-    assert not any(np.allclose(o, crop) for o in out)  # nothing left as it was
-    for kind in (grey, rolled, bolder, thinner):
-        assert 0.05 < kind.mean() < 0.45  # each of the four styles occurs, none takes over
-    assert (grey | rolled | bolder | thinner).all()
-
-
-def test_no_restyle_leaves_the_batch_and_the_generator_alone() -> None:
-    import torch
-
-    from vision.train_classifier import augment
-
-    x = torch.rand(16, 3, 24, 24, generator=torch.Generator().manual_seed(1))
-    a = augment(x, torch.Generator().manual_seed(9), 0.2)
-    b = augment(x, torch.Generator().manual_seed(9), 0.2, ink=0.0)
-    assert torch.equal(a, b)
