@@ -37,6 +37,12 @@ class ZoomConfig:
     - `pad`: a window reaches this many index sides around each small proposal.
     - `min_boxes`: a window is read only around at least this many small proposals (a seat's
       worth of cards, not one stray glyph).
+    - `max_share`: the windows read again cover at most this share of the working image, those
+      with the smallest indices first: a far seat (~4% of a phone photo) is read again, a whole
+      table photographed from afar (every seat small) only in part, so the second look costs at
+      most ~15% of the first pass's time.
+    - `min_score`: the second look's proposals below this are not kept (the first pass keeps
+      boxes down to 0.001 so that no index is lost; here each extra box is one more crop to name).
     """
 
     enabled: bool = True
@@ -44,6 +50,8 @@ class ZoomConfig:
     sure: float = 0.3
     pad: float = 3.0
     min_boxes: int = 3
+    max_share: float = 0.06
+    min_score: float = 0.01
 
 
 def zoom_windows(boxes: np.ndarray, scores: np.ndarray, shape: tuple[int, int],
@@ -62,12 +70,18 @@ def zoom_windows(boxes: np.ndarray, scores: np.ndarray, shape: tuple[int, int],
         cv2.rectangle(mask, (int(b[0] - p), int(b[1] - p)), (int(b[2] + p), int(b[3] + p)), 255, -1)
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
     cx, cy = (boxes[pick, 0] + boxes[pick, 2]) / 2, (boxes[pick, 1] + boxes[pick, 3]) / 2
-    out = []
+    found = []
     for x, y, w, h, _ in stats[1:n]:
         inside = (cx >= x) & (cx < x + w) & (cy >= y) & (cy < y + h)
         if inside.sum() >= cfg.min_boxes:
-            out.append((int(x), int(y), int(x + w), int(y + h)))
-    return out
+            found.append((float(np.median(side[pick][inside])), (int(x), int(y), int(x + w), int(y + h))))
+    out, area = [], 0
+    for _, r in sorted(found):
+        a = (r[2] - r[0]) * (r[3] - r[1])
+        if area + a <= cfg.max_share * H * W:
+            out.append(r)
+            area += a
+    return sorted(out)
 
 
 def rezoom(
@@ -87,7 +101,7 @@ def rezoom(
         b, s = infer(detail[Y0:Y1, X0:X1])
         b = (b + np.array([X0, Y0, X0, Y0], np.float32)) / np.array([kx, ky, kx, ky], np.float32)
         bx, by = (b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2
-        core = (bx >= x0) & (bx < x1) & (by >= y0) & (by < y1)
+        core = (bx >= x0) & (bx < x1) & (by >= y0) & (by < y1) & (s >= cfg.min_score)
         new_b.append(b[core].astype(boxes.dtype))
         new_s.append(s[core].astype(scores.dtype))
     boxes, scores = np.concatenate(new_b), np.concatenate(new_s)
