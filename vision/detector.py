@@ -111,8 +111,9 @@ def drop_same_card_neighbours(boxes: np.ndarray, scores: np.ndarray, cards: np.n
     b = boxes.astype(np.float64)
     side = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])
     keep: list[int] = []
+    kept_of: dict[int, list[int]] = {}  # card -> the reads of it kept so far
     for i in np.argsort(-scores, kind="stable"):
-        k = np.asarray([j for j in keep if cards[j] == cards[i]], int)
+        k = np.asarray(kept_of.get(int(cards[i]), []), int)
         if len(k):
             pad = margin * np.minimum(side[i], side[k])
             gap_x = np.maximum(b[i, 0], b[k, 0]) - np.minimum(b[i, 2], b[k, 2])
@@ -120,6 +121,7 @@ def drop_same_card_neighbours(boxes: np.ndarray, scores: np.ndarray, cards: np.n
             if ((gap_x < pad) & (gap_y < pad)).any():
                 continue
         keep.append(int(i))
+        kept_of.setdefault(int(cards[i]), []).append(int(i))
     return np.asarray(keep, int)
 
 

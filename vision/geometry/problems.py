@@ -87,8 +87,7 @@ def _deck_problems(
     for c in changed:
         if id(c) in t.gone:
             continue
-        s, row = t.seat_of.get(id(c), (None, None))
-        where = f"Seat {s + 1} {row}" if s is not None else "a card outside the seats"
+        s, row, where = _where(t, c)
         out.append(Problem("changed", f"{where}: read {c.changed_from}, but that card is already on "
                            f"the table; most likely {c.card}", s, row, c.card))
     out += _contested(t, left_out, changed, cfg.contested_ratio)
@@ -121,9 +120,8 @@ def _contested(
     out: list[Problem] = []
     gone = {id(c) for c, _ in left_out} | t.gone
     renamed = [c for c in changed if id(c) not in gone and c.changed_from and c.scores is not None]
-    flagged: set[int] = set()
     for c in t.live:
-        if id(c) in gone or c.changed_from or c.scores is None or id(c) in flagged:
+        if id(c) in gone or c.changed_from or c.scores is None:
             continue
         for r in renamed:
             if r.changed_from != c.card:
@@ -132,14 +130,18 @@ def _contested(
             chosen = float(c.scores[x]) * float(r.scores[y])
             swapped = float(c.scores[y]) * float(r.scores[x])
             if swapped >= ratio * chosen:
-                s, row = t.seat_of.get(id(c), (None, None))
-                where = f"Seat {s + 1} {row}" if s is not None else "a card outside the seats"
+                s, row, where = _where(t, c)
                 out.append(Problem("contested", f"{where}: {c.card}, or {r.card}: another card read as "
                                    f"{c.card} was renamed {r.card}, and either may be the misread",
                                    s, row, c.card))
-                flagged.add(id(c))
-                break
+                break  # one flag a card, however many reads contest it
     return out
+
+
+def _where(t: Seated, c: _Card) -> tuple[int | None, str | None, str]:
+    """A card's seat and row, and how a message names the place ("Seat 2 middle")."""
+    s, row = t.seat_of.get(id(c), (None, None))
+    return s, row, (f"Seat {s + 1} {row}" if s is not None else "a card outside the seats")
 
 
 def _same_card_problems(t: Seated, cfg: GeometryConfig) -> list[Problem]:
