@@ -6,7 +6,8 @@ Real photos: ../shared/datasets/real/cardcounter, split by `datasets.real.split_
 half is a fair measure when the model was fine-tuned on the `finetune` half (see the model card);
 both are printed. Card level: distinct cards per photo, jokers included, card backs ignored.
 Box mAP50 is computed with a low confidence threshold (as detectors are usually scored); card level
-at the detector's operating threshold.
+at the detector's operating threshold; "as read" is the cards a player is shown once the geometry
+has placed them (seats and orphans), from the sure reads alone and with the unsure ones it may take.
 
 The detector is the shipped pair: the one-class index finder and the index classifier that names
 its proposals (`vision.detector`); `--classifier-model` measures another classifier with the finder.
@@ -26,7 +27,8 @@ from tqdm import tqdm
 from benchmarks.metrics import BoxMAP, CardScore, IndexScore
 from datasets.fingerprint import generator_fingerprint
 from vision.classifier import DEFAULT_CLASSIFIER
-from vision.detector import DEFAULT_BOX_CONF, DEFAULT_CONF, Detector
+from vision.detector import DEFAULT_BOX_CONF, DEFAULT_CONF, DEFAULT_UNSURE_CONF, Detector
+from vision.geometry import read_table
 from vision.regions import RegionConfig
 
 REPO = Path(__file__).resolve().parent.parent
@@ -38,16 +40,28 @@ def measure(
     """One low-threshold pass per photo serves both figures: greedy NMS keeps the same boxes above
     `conf` whatever lower threshold it ran at, so card level filters the same detections."""
     cards, boxes, indices = CardScore(), BoxMAP(), IndexScore()
+    tables = {"sure reads": CardScore(), "with unsure": CardScore()}
     t0 = time.perf_counter()
     for image, truth in tqdm(items, desc=label, leave=False):
         dets = detector.detect(image)
         cards.add([d.card for d in dets if d.confidence >= conf], [c for c, _ in truth])
         boxes.add([(d.card, d.box, d.confidence) for d in dets], truth)
         indices.add([(d.card, d.box) for d in dets if d.confidence >= conf], truth)
+        # every dedupe keeps the surer read, so filtering the low-threshold reads gives the reads the
+        # detector makes at its operating threshold, and its unsure ones
+        sure = [d for d in dets if d.confidence >= conf]
+        unsure = [d for d in dets if DEFAULT_UNSURE_CONF <= d.confidence < conf]
+        for name, extra in (("sure reads", []), ("with unsure", unsure)):
+            t = read_table(sure, unsure=extra)
+            tables[name].add([c.card for s in t.seats for c in s.cards] + [c.card for c in t.orphans],
+                             [c for c, _ in truth])
     ms = (time.perf_counter() - t0) / max(1, len(items)) * 1000
     head = f"{label:<34} {len(items):4d} photos"
     print(f"{head}  mAP50 {boxes.map50():.3f}  cards {cards.line()}  ({ms:.0f} ms/photo)")
     print(f"{'':<34} {indices.line()}")
+    n = max(1, len(items))
+    print(f"{'':<34} as read (read_table): " + "; ".join(
+        f"{name}: cards {sc.line()}, false cards {sc.fp / n:.2f} a photo" for name, sc in tables.items()))
     return {"map50": boxes.map50(), "f1": cards.f1, "precision": cards.precision, "recall": cards.recall,
             "named_right": indices.right / max(1, indices.labelled)}
 

@@ -1,7 +1,7 @@
 """Generalisation: four-seat phone photos of decks the reader never trained on, file to `TableRead` (slow).
 
     python -m benchmarks.holdout [--tables 30] [--seed 8080] [--size 4032] [--splits held_out,train]
-        [--classifier a.onnx,b.onnx] [--conf 0.6,0.5]
+        [--classifier a.onnx,b.onnx] [--conf 0.6,0.5] [--unsure 0.25,0.6]
 
 For each split of `datasets.synth.holdout` (held-out designs and fonts; the designs trained on), it
 renders ``--tables`` four-seat reveal photos (long side ``--size``, every seat facing its own side of
@@ -134,8 +134,10 @@ def measure(folder: Path, det: Detector, n: int, label: str) -> tuple[SeatScore,
         t = time.perf_counter()
         photo = vision.open_photo(folder / "images" / meta["image"], long_side=det.scale.long_side,
                                   detail=True)
-        dets = det.detect_loaded(photo)
-        table = read_table(dets, width=photo.width, height=photo.height, cfg=GeometryConfig())
+        reads = det.read_indices(photo)
+        dets = reads.sure
+        table = read_table(dets, width=photo.width, height=photo.height, cfg=GeometryConfig(),
+                           unsure=reads.unsure)
         seats.seconds.append(time.perf_counter() - t)
         seats.add(meta, table)
         indices.add([(d.card, d.box) for d in dets if d.card in CLASS_NAMES], truth_boxes(meta))
@@ -156,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", default=None, help="ONNX detector (default: the shipped one)")
     ap.add_argument("--conf", default="", help="the second stage's P(card) thresholds to compare, e.g. "
                     "0.6,0.4 (default: the detector's)")
+    ap.add_argument("--unsure", default="", help="the floors of the unsure reads to compare, e.g. 0.25,0.6 "
+                    "(0.6, the threshold itself: none; default: the detector's)")
     ap.add_argument("--classifier", default="", help="index classifiers (ONNX) to compare, comma-separated "
                     "(default: the detector's own)")
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
@@ -166,10 +170,11 @@ def main(argv: list[str] | None = None) -> int:
     base = get_detector(args.model)
     namers = [c for c in args.classifier.split(",") if c] or [base.classifier]
     confs = [float(c) for c in args.conf.split(",") if c] or [base.conf]
-    readers = {"": base} if not args.classifier and not args.conf else {
-        f" {Path(str(n)).stem if args.classifier else ''} conf {c}": Detector(
-            session=base.proposer.session, classifier=n, conf=c)
-        for n in namers for c in confs}
+    floors = [float(u) for u in args.unsure.split(",") if u] or [base.unsure_conf]
+    readers = {"": base} if not (args.classifier or args.conf or args.unsure) else {
+        f" {Path(str(n)).stem if args.classifier else ''} conf {c} unsure {u}": Detector(
+            session=base.proposer.session, classifier=n, conf=c, unsure_conf=u)
+        for n in namers for c in confs for u in floors}
     for s in splits:
         for name, det in readers.items():
             measure(folders[s], det, args.tables, f"{s.value:>8}{name}")

@@ -73,11 +73,12 @@ def read(
     problem: the suits' colours are what tells ♥ from ♠."""
     det = _detector(model)
     photo = open_photo(image, long_side=det.scale.long_side, detail=True)
-    dets = det.detect_loaded(photo)
+    reads = det.read_indices(photo)
+    sure, unsure = reads.sure, reads.unsure
     if jokers == 0:
-        dets = without_jokers(dets)
-    table = read_table(dets, seats=seats, deck=deck, width=photo.width, height=photo.height,
-                       cfg=geometry or GeometryConfig())
+        sure, unsure = without_jokers(sure), without_jokers(unsure)
+    table = read_table(sure, seats=seats, deck=deck, width=photo.width, height=photo.height,
+                       cfg=geometry or GeometryConfig(), unsure=unsure)
     if photo.grey:
         table.problems.insert(0, dataclasses.replace(GREY_PHOTO))
     return table

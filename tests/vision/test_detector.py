@@ -203,7 +203,7 @@ def test_a_read_mostly_inside_a_surer_one_is_the_same_index():
     det.classifier = SimpleNamespace(probabilities=lambda image, boxes: table)
     boxes = np.array([[269, 445, 312, 470], [293, 450, 312, 482],  # Th, and a half box on it
                       [400, 445, 443, 470], [440, 445, 483, 470]], np.float32)  # 9c and 8c touching
-    kept, conf, _ = det.reclassify(np.zeros((600, 600, 3), np.uint8), boxes)
+    kept, conf, _, _ = det.reclassify(np.zeros((600, 600, 3), np.uint8), boxes)
     assert sorted(map(tuple, kept.tolist())) == sorted(map(tuple, boxes[[0, 2, 3]].tolist()))
     assert np.allclose(sorted(conf), [0.93, 0.95, 0.98], atol=1e-4)
 
@@ -227,7 +227,7 @@ def test_two_reads_of_one_card_on_one_index_become_one():
                       [320, 250, 337, 288], [329, 254, 350, 287],  # 8h and a box shifted right
                       [520, 426, 538, 459],  # Ks's other corner, a card away
                       [238, 228, 256, 261]], np.float32)  # 7d touching the Ks
-    kept, _, rows = det.reclassify(np.zeros((600, 600, 3), np.uint8), boxes)
+    kept, _, rows, _ = det.reclassify(np.zeros((600, 600, 3), np.uint8), boxes)
     got = sorted((CLASSIFIER_NAMES[int(r.argmax())], int(b[0])) for b, r in zip(kept, rows, strict=True))
     assert got == [("7d", 238), ("8h", 320), ("Ks", 217), ("Ks", 520)]
 
@@ -248,9 +248,25 @@ def test_a_box_behind_a_sure_read_is_not_read_again():
     boxes = np.array([[269, 445, 312, 470], [293, 450, 312, 482],  # sure Th, a half box on it
                       [400, 445, 443, 470], [410, 445, 453, 470],  # unsure 9c, a shifted box on it
                       [600, 445, 643, 470], [605, 447, 648, 472]], np.float32)  # background, a box on it
-    kept, conf, rows = det.reclassify(np.zeros((700, 700, 3), np.uint8), boxes)
+    kept, conf, rows, _ = det.reclassify(np.zeros((700, 700, 3), np.uint8), boxes)
     assert sorted(asked) == [269, 400, 410, 600, 605]  # the Td box behind the sure Th was never read
     assert sorted(CLASSIFIER_NAMES[int(r.argmax())] for r in rows) == ["8c", "9c", "Th"]
+
+
+def test_reads_under_the_bar_are_kept_apart_as_unsure():
+    """Of the reads not background: at or over `conf` sure, from `unsure_conf` up to it unsure, under
+    it dropped; an unsure read of an index a sure read holds goes with the dedupe, and the sure
+    reads come first."""
+    det = detector(skip_sure=None, conf=0.6, unsure_conf=0.25)
+    reads = [("Th", 0.98), ("Td", 0.4), ("9c", 0.45), ("8c", 0.2), ("bg", 0.9), ("7d", 0.7)]
+    det.classifier = SimpleNamespace(probabilities=lambda image, boxes: np.stack([_probs(*r) for r in reads]))
+    boxes = np.array([[269, 445, 312, 470], [272, 446, 312, 470],  # sure Th, an unsure Td on it
+                      [400, 445, 443, 470], [500, 445, 543, 470],  # unsure 9c, 8c under the floor
+                      [100, 100, 143, 125], [600, 445, 643, 470]], np.float32)  # background, sure 7d
+    kept, conf, rows, sure = det.reclassify(np.zeros((700, 700, 3), np.uint8), boxes)
+    got = [(CLASSIFIER_NAMES[int(r.argmax())], bool(s)) for r, s in zip(rows, sure, strict=True)]
+    assert got == [("Th", True), ("7d", True), ("9c", False)]
+    assert kept[2].tolist() == boxes[2].tolist() and conf[2] == pytest.approx(0.45, abs=1e-4)
 
 
 # -- what is refused ------------------------------------------------------------------------------

@@ -185,6 +185,51 @@ def test_low_confidence_and_orphans_are_reported():
     assert [o.card for o in tr.orphans] == ["BJ"]
 
 
+def _without(dets, card):
+    """The detections minus the boxes of one scene card, and that card's top-left index box."""
+    boxes = [tuple(ix["box"]) for ix in card["indices"]]
+    kept = [d for d in dets if not any(d.box == pytest.approx(b) for b in boxes)]
+    return kept, boxes[0]
+
+
+def test_an_unsure_read_fills_the_row_that_lacks_a_card_and_is_flagged():
+    """A card read only under the namer's bar, where its seat's middle row lacks a card, is taken into
+    that row and flagged; unsure reads elsewhere (on a full seat, off every row, the other corner of
+    a card read) are not taken."""
+    scene = build_table(2, seed=12)
+    gone = next(c for c in scene["cards"] if c["seat"] == 1 and c["row"] == "middle" and c["position"] == 2)
+    dets, tl = _without(detections(scene), gone)
+    x1, y1, x2, y2 = tl
+    full = next(c for c in scene["cards"] if c["seat"] == 0 and c["row"] == "middle" and c["position"] == 2)
+    fx1, fy1, fx2, fy2 = full["indices"][0]["box"]
+    shifted = (fx1 + 0.6 * (fx2 - fx1), fy1, fx2 + 0.6 * (fx2 - fx1), fy2)  # between two cards of seat 0
+    unsure = [Detection(gone["card"], tl, 0.4),
+              Detection("BJ", shifted, 0.5),  # on a full seat's row: no card lacks there
+              Detection("SJ", (9000.0, 9000.0, 9010.0, 9022.0), 0.55)]  # a chip far from every seat
+    plain = read_table(dets)
+    assert ("seat_count", read_seat(1, 2), None) in {(p.kind, p.seat, p.row) for p in plain.problems}
+    tr = read_table(dets, unsure=unsure)
+    assert got(tr) == truth_as_read(scene)
+    assert [(p.kind, p.seat, p.row, p.card) for p in tr.problems] == [
+        ("low_confidence", read_seat(1, 2), "middle", gone["card"])]
+    assert tr.orphans == []
+
+
+def test_an_unsure_read_of_a_read_cards_other_corner_adds_no_card():
+    """The tail lacks a card, and the middle row's last card shows its bottom-right index (hidden in a
+    real fan, so the namer was unsure of it) on the tail's line: that is the card's second corner,
+    a card diagonal from its read, not the card missing."""
+    scene = build_table(1, seed=13)
+    gone = next(c for c in scene["cards"] if c["row"] == "tail" and c["position"] == 2)
+    dets, _ = _without(detections(scene), gone)
+    last = next(c for c in scene["cards"] if c["row"] == "middle" and c["position"] == 4)
+    br = tuple(last["indices"][1]["box"])
+    tr = read_table([d for d in dets if d.box != pytest.approx(br)],
+                    unsure=[Detection(last["card"], br, 0.45)])
+    assert sum(len(s.cards) for s in tr.seats) == 12
+    assert ("seat_count", 0, None) in {(p.kind, p.seat, p.row) for p in tr.problems}
+
+
 def test_empty_photo():
     tr = read_table([])
     assert tr.seats == [] and tr.orphans == []

@@ -152,7 +152,7 @@ def test_detector_runs_only_on_regions_and_maps_boxes_back():
     calls = []
     run = det.proposer.session.run
     det.proposer.session.run = lambda names, feeds: calls.append(feeds["images"].shape) or run(names, feeds)
-    boxes, _, _ = det.detect_working(np.full((960, 1280, 3), 200, np.uint8))
+    boxes, _, _, _ = det.detect_working(np.full((960, 1280, 3), 200, np.uint8))
     assert calls == [] and boxes.shape == (0, 4)  # nothing to read on a blank photo
     img = _table()
     for x, y in ((100, 450), (1100, 800)):

@@ -25,7 +25,14 @@ class GeometryConfig:
     pair_split: float = 1.2  # beyond this it is two cards (a 65-card deck's copies)
     line_sigma: float = 0.25  # spread of index centres around a row line
     row_gap: float = 0.8  # a gap larger than this between projections starts a new row
-    attach: float = 1.0  # how far off a row line a stray card may be and still join it
+    attach: float = 1.0  # how far off a row line a stray card (or an unsure read) may be and still join it
+    # an unsure read (`fill`) joins a row it lies at most this far beyond the ends of (a card's width),
+    # and only this far from every index read already (nearer, it is one of them read again)
+    fill_reach: float = 4.0
+    fill_apart: float = 0.5
+    # ... and only into a seat of at least this many cards: a hand laid out, short of a card or two (a
+    # photo of a few loose cards has rows short everywhere, and its unsure reads are mostly not cards)
+    fill_min_seat: int = 10
     # a lone corner stepped back by the corner offset may land this many times the row tolerance off
     # a row (perspective in a close-up) and still be tried there, kept only if the counts improve
     loose_step: float = 3.0

@@ -22,6 +22,7 @@ class _Card:
     changed_from: str | None = None
     gone: bool = False  # merged into another card after seating
     split: bool = False  # one half of a corner pair split after seating that could still be one card
+    unsure: bool = False  # read under the namer's operating threshold, taken where a row lacked a card
     dets: list[Detection] = field(default_factory=list)  # the detections it is made of
 
     @property

@@ -171,7 +171,8 @@ def _same_card_problems(t: Seated, cfg: GeometryConfig) -> list[Problem]:
 
 
 def _unsure_problems(t: Seated, cfg: GeometryConfig) -> list[Problem]:
-    """Unsure reads: a low top score, or a runner-up close behind (on the card or either corner)."""
+    """Unsure reads: one taken where a row lacked a card (`fill`), a low top score, or a runner-up
+    close behind (on the card or either corner)."""
     out: list[Problem] = []
     for c in t.live:
         if id(c) not in t.seat_of or not c.boxes or c.changed_from:
@@ -181,7 +182,11 @@ def _unsure_problems(t: Seated, cfg: GeometryConfig) -> list[Problem]:
         runners = [r for r in [_runner_up(c.card, c.scores)] + [_runner_up(c.card, d.scores) for d in c.dets]
                    if r is not None]
         close = min(runners, key=lambda r: r[2]) if runners else None
-        if c.confidence < cfg.low_confidence:
+        if c.unsure:
+            out.append(Problem("low_confidence", f"{name} {row}: not sure this is {c.card} "
+                               f"({c.confidence:.0%}); it was taken where the row lacked a card",
+                               s, row, c.card))
+        elif c.confidence < cfg.low_confidence:
             out.append(Problem("low_confidence", f"{name} {row}: not sure this is {c.card} "
                                f"({c.confidence:.0%})", s, row, c.card))
         elif close is not None and close[2] < cfg.low_margin:

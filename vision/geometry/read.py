@@ -2,8 +2,9 @@
 
 The stages, each in its own module: `corners` pairs corner indices into cards, `seats` cuts the
 cards into seats, `rows` reads each seat's frame and rows, `pairs` checks the corner pairs in each
-seat's frame (`place` runs those per seat count and corner reach tried), `deck` applies the
-one-deck constraints, and `problems` says what the read cannot vouch for.
+seat's frame (`place` runs those per seat count and corner reach tried), `fill` takes unsure reads
+where a row lacks a card, `deck` applies the one-deck constraints, and `problems` says what the read
+cannot vouch for.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from ..types import Detection, Problem, ReadCard, SeatRead, TableRead
 from .config import SEAT_SIZE, GeometryConfig, name_rows
 from .corners import index_scale, merge_corners
 from .deck import _fill_by_elimination, _leave_out_false_reads, fix_with_deck
+from .fill import fill_from_unsure
 from .parts import SeatFrame, _Card
 from .place import _place, _Placement
 from .problems import Seated, table_problems
@@ -32,12 +34,15 @@ def read_table(
     width: int = 0,
     height: int = 0,
     cfg: GeometryConfig = GeometryConfig(),
+    unsure: list[Detection] | None = None,
 ) -> TableRead:
     """Seats, rows and problems from detections. `seats` (1..5) if known; `deck` 52 or 65 (default:
-    65 for five seats, else 52)."""
+    65 for five seats, else 52). `unsure`: reads under the namer's operating threshold, taken only
+    where a seat's rows lack a card (`fill`)."""
     scale = index_scale(dets)
     best = _best_placement(dets, seats, deck, width, height, scale, cfg)
     cards, frames, deck = best.cards, best.frames, best.deck
+    fill_from_unsure(cards, frames, unsure or [], cfg)
     live = [c for c in cards if not c.gone]
     changed = fix_with_deck(live, deck) if cfg.fix_with_deck else []
     orphans = _attach_strays(cards, frames, best.strays, scale, cfg)
