@@ -264,9 +264,8 @@ class Detector:
         """Boxes (working-image pixels), confidences, 54-card score rows and the sure mask (see
         `reclassify`) for a BGR working image; the namer's crops come from `detail` when given."""
         boxes, scores = self.proposer.propose_working(image)
-        if detail is not None:
-            boxes, scores = rezoom(self.proposer.infer_whole, image.shape[:2], detail, boxes, scores,
-                                   self.proposer.iou, self.zoom)
+        boxes, scores = rezoom(self.proposer.infer_whole, image, detail, boxes, scores, self.proposer.iou,
+                               self.zoom)
         return self.reclassify(image, boxes[:MAX_PROPOSALS], detail)
 
     def detect(self, image: ImageSource) -> list[Detection]:

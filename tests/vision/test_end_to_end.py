@@ -58,12 +58,13 @@ def test_bundled_scene_geometry_from_its_truth():
 
 @needs_model
 def test_bundled_photo_wrong_reads_are_never_silent():
-    """Whatever the model's accuracy: every read seat that is not exactly one of the photo's seats
-    carries a problem on that seat, and every card left outside the seats is reported. (The shipped
-    detector misses indices on this whole-table photo: it reads one seat of 20 cards, flagged.)"""
+    """The photo's two seats are found (its indices are ~10 px tall: the zoom pass reads them
+    enlarged), and whatever the namer's accuracy on such small glyphs, every read seat that is not
+    exactly one of the photo's seats carries a problem on that seat, and every card left outside
+    the seats is reported."""
     table = vision.read(PHOTO)
     truth = sorted(map(str, truth_rows()))
-    assert table.seats or any(p.kind == "no_cards" for p in table.problems)
+    assert len(table.seats) == 2
     for seat, rows in zip(table.seats, read_rows(table), strict=True):
         if str(rows) not in truth:
             kinds = {p.kind for p in table.problems if p.seat == seat.seat}
