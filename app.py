@@ -75,9 +75,6 @@ def show_outcome(settings: TableSettings, seats: list[SeatInput], outcome: engin
         st.info(f"Fill in every seat to settle: {who}{verb} 3 + 5 + 5 cards.")
     elif outcome is None:
         return
-    elif outcome.kind == "unavailable":
-        why = literal(outcome.message, MESSAGE_CHARS)
-        st.warning(f"Settlement unavailable: {why}. The cards are kept; try again later.")
     elif outcome.kind == "invalid":
         st.error(f"This table cannot be settled: {literal(outcome.message, MESSAGE_CHARS)}. Fix it above.")
     elif outcome.kind == "foul":

@@ -1,39 +1,24 @@
-"""The app's one door into `scoring/`: parse, settle, re-arrange, with every failure as a message.
+"""The app's one door into `scoring/`: parse, settle, re-arrange, with every input error as a message.
 
-Why an adapter: the page must never show a traceback, and the rules engine is developed in
-parallel, so a missing function (or a whole missing package) degrades to a clear sentence instead
-of breaking the app. No rules logic lives here: what counts as a card, a foul or a point is
+Why an adapter: the page must never show a traceback. Every error a player can cause is a
+`scoring.ScoringError` (a card that does not parse, a card seen twice, a row of four) carrying
+`.player`, `.row` and `.token`; here it becomes a sentence. Anything else the engine raises is a bug
+and goes on to `appui.guard`. No rules logic lives here: what counts as a card, a foul or a point is
 always the engine's answer.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import scoring
 from appui.text import literal
+from scoring import ROWS, RuleSet, ScoringError
 
-OutcomeKind = Literal["ok", "foul", "invalid", "unavailable"]
-ROW_NAMES = ("head", "middle", "tail")
-PRESET_NAMES: tuple[str, ...] = ("luosong", "weighted", "taiwan", "shisanshui", "app")
-
-
-def _scoring() -> Any:
-    """The scoring package, or an ImportError whose text says why it is missing."""
-    return importlib.import_module("scoring")
-
-
-def unavailable_reason() -> str | None:
-    """None when settlement works; else why not (shown on the page)."""
-    try:
-        mod = _scoring()
-    except Exception as exc:  # noqa: BLE001 - any import failure becomes a message
-        return f"the scoring engine could not be loaded ({exc})"
-    missing = [n for n in ("parse_cards", "settle") if not hasattr(mod, n)]
-    if missing:
-        return "the scoring engine is not installed yet (missing " + ", ".join(missing) + ")"
-    return None
+OutcomeKind = Literal["ok", "foul", "invalid"]
+PRESET_NAMES: tuple[str, ...] = tuple(scoring.PRESETS)
+CARD_HINT = "write each card as rank then suit, e.g. Qh, 10♠, Td, As; jokers BJ / SJ"
 
 
 @dataclass
@@ -48,13 +33,10 @@ def parse_row(text: str) -> RowParse:
     if not text:
         return RowParse([])
     try:
-        mod = _scoring()
-        cards = mod.parse_cards(text)
-    except Exception as exc:  # noqa: BLE001 - CardError and friends
-        token = getattr(exc, "token", None)
-        hint = "write each card as rank then suit, e.g. Qh, 10♠, Td, As; jokers BJ / SJ"
-        what = f"“{literal(token)}” is not a card" if token else literal(exc, 200) or "not a list of cards"
-        return RowParse([], f"{what}: {hint}")
+        cards = scoring.parse_cards(text)
+    except ScoringError as exc:
+        what = f"“{literal(exc.token)}” is not a card" if exc.token else literal(exc, 200)
+        return RowParse([], f"{what}: {CARD_HINT}")
     return RowParse([str(c) for c in cards])
 
 
@@ -64,106 +46,62 @@ class Outcome:
 
     kind: OutcomeKind
     data: dict[str, Any] = field(default_factory=dict)
-    message: str = ""
+    message: str = ""  # why the engine refused the table (kind "invalid"), with where
     foul_rows: dict[str, list[str]] = field(default_factory=dict)  # seat -> ["middle > tail"]
-    specials: dict[str, str] = field(default_factory=dict)  # seat -> special declared
 
     @property
     def totals(self) -> dict[str, int]:
         return {str(k): int(v) for k, v in self.data.get("totals", {}).items()}
 
 
-def _error_json(exc: BaseException) -> dict[str, Any] | None:
-    to_json = getattr(exc, "to_json", None)
-    if callable(to_json):
-        try:
-            data = to_json()
-        except Exception:  # noqa: BLE001
-            return None
-        return data if isinstance(data, dict) else None
-    return None
-
-
-def _classify(data: dict[str, Any]) -> Outcome:
-    err = data.get("error")
-    if err == "foul":
-        return Outcome("foul", data, "相公 (foul): a hand's rows are out of order; re-arrange it to settle.")
-    if err:
-        return Outcome("invalid", data, str(data.get("message") or err))
-    return Outcome("ok", data)
-
-
 def settle(table: dict[str, Any]) -> Outcome:
-    """Settle a table dict (the CLI's JSON). Never raises."""
-    reason = unavailable_reason()
-    if reason:
-        return Outcome("unavailable", message=reason)
-    mod = _scoring()
+    """Settle a table dict (the CLI's JSON); a table the engine refuses is an "invalid" Outcome."""
     try:
-        result = mod.settle(table)
-        data = result.to_json() if hasattr(result, "to_json") else result
-    except Exception as exc:  # noqa: BLE001 - TableError, CardError, anything: message, not traceback
-        data = _error_json(exc)
-        if data is not None:
-            return _classify(data)
-        return Outcome("invalid", {"error": "invalid", "message": str(exc)}, _invalid_message(exc))
-    if not isinstance(data, dict):
-        return Outcome("invalid", message="the scoring engine gave no result for this table")
-    out = _classify(data)
-    fouls = getattr(result, "fouls", None)
-    if isinstance(fouls, dict):
-        out.foul_rows = {str(k): [str(r) for r in v] for k, v in fouls.items()}
-    elif isinstance(data.get("fouls"), dict):
-        out.foul_rows = {str(k): [str(r) for r in v] for k, v in data["fouls"].items()}
-    specials = getattr(result, "specials", None)
-    if isinstance(specials, dict):
-        out.specials = {str(k): str(v) for k, v in specials.items()}
-    return out
+        result = scoring.settle(table)
+    except ScoringError as exc:
+        return Outcome("invalid", {"error": "invalid", "message": exc.message}, _invalid_message(exc))
+    fouls = {name: list(rows) for name, rows in result.fouls.items()}
+    return Outcome("foul" if result.rejected else "ok", result.to_json(), foul_rows=fouls)
 
 
-def _invalid_message(exc: BaseException) -> str:
-    where = [str(v) for v in (getattr(exc, "player", None), getattr(exc, "row", None)) if v]
-    text = str(exc) or exc.__class__.__name__
-    return f"{text}" + (f" (at {' / '.join(where)})" if where else "")
+def _invalid_message(exc: ScoringError) -> str:
+    where = [v for v in (exc.player, exc.row) if v]
+    return exc.message + (f" (at {' / '.join(where)})" if where else "")
 
 
-def arrange(cards: list[str], rules: Any) -> dict[str, list[str]] | None:
+def arrange(cards: list[str], rules: RuleSet | None) -> dict[str, list[str]] | None:
     """A legal head/middle/tail of these 13 cards: the solver's best (`scoring.arrange`), else the
-    engine's simple legal suggestion (`suggest_arrangement`); None if neither is available."""
+    engine's simple legal suggestion (`suggest_arrangement`, for a hand whose every ranked layout the
+    solver dropped); None without rules or when the cards cannot be arranged (not 13, no legal way)."""
     if rules is None:
         return None
     try:
-        mod = _scoring()
-        if callable(getattr(mod, "arrange", None)):
-            found = mod.arrange(cards, rules, top=1)
-            if found:
-                return rows_of(found[0])
-        if callable(getattr(mod, "suggest_arrangement", None)):
-            rows = mod.suggest_arrangement(cards, rules)
-            return {r: [str(c) for c in cards] for r, cards in zip(ROW_NAMES, rows, strict=True)}
-    except Exception:  # noqa: BLE001 - a missing suggestion is not an error for the player
+        found = scoring.arrange(cards, rules, top=1)
+        if found:
+            return rows_of(found[0])
+        rows = scoring.suggest_arrangement(cards, rules)
+    except ScoringError:  # a missing suggestion is not an error for the player
         return None
-    return None
+    return {r: [str(c) for c in row] for r, row in zip(ROWS, rows, strict=True)}
 
 
-def special_of(rows: dict[str, list[str]], rules: Any) -> str | None:
+def special_of(rows: dict[str, list[str]], rules: RuleSet | None) -> str | None:
     """The special (报到) this arrangement may declare at this table, in words, or None."""
     if rules is None:
         return None
     try:
-        mod = _scoring()
-        cards = {r: mod.parse_cards(" ".join(rows[r])) for r in ("head", "middle", "tail")}
-        values = {r: mod.evaluate(c, rules) for r, c in cards.items()}
-        found = mod.best_special(cards, values, rules)
-    except Exception:  # noqa: BLE001
+        cards = {r: scoring.parse_cards(" ".join(rows[r])) for r in ROWS}
+        values = {r: scoring.evaluate(c, rules) for r, c in cards.items()}
+    except ScoringError:  # a row the engine cannot value declares nothing
         return None
+    found = scoring.best_special(cards, values, rules)
     return str(found) if found else None  # in the table's words: "十二皇族 twelve royals (24)"
 
 
 def rows_of(obj: Any) -> dict[str, list[str]] | None:
-    """Rows from an Arrangement-like object or dict (`head`/`middle`/`tail`), as card strings."""
+    """Rows from an Arrangement or its JSON (`head`/`middle`/`tail`), as card strings."""
     out: dict[str, list[str]] = {}
-    for row in ("head", "middle", "tail"):
+    for row in ROWS:
         val = obj.get(row) if isinstance(obj, dict) else getattr(obj, row, None)
         if val is None:
             return None
@@ -173,21 +111,19 @@ def rows_of(obj: Any) -> dict[str, list[str]] | None:
     return out
 
 
-def ruleset(preset: str, overrides: dict[str, Any]) -> Any:
-    """The engine's RuleSet for a preset plus options, or None if it cannot be built."""
+def ruleset(preset: str, overrides: dict[str, Any]) -> RuleSet | None:
+    """The engine's RuleSet for a preset plus options, or None if the engine refuses them."""
     try:
-        mod = _scoring()
-        return mod.preset(preset, **overrides)
-    except Exception:  # noqa: BLE001
+        return scoring.preset(preset, **overrides)
+    except ScoringError:
         return None
 
 
-def copies_allowed(card: str, rules: Any) -> int:
+def copies_allowed(card: str, rules: RuleSet | None) -> int:
     """How often this card may lie on one table under these rules (the engine's deck); without
-    rules (no engine) the plain 52-card deck: once, and no jokers."""
+    rules (options the engine refused) the plain 52-card deck: once, and no jokers."""
     try:
-        mod = _scoring()
-        [parsed] = mod.parse_cards(card)
-        return int(rules.copies_allowed(parsed)) if rules is not None else int(not parsed.is_joker)
-    except Exception:  # noqa: BLE001 - a card the engine cannot parse is not offered
+        parsed = scoring.parse_card(card)
+    except ScoringError:  # a card the engine cannot parse is not offered
         return 0
+    return rules.copies_allowed(parsed) if rules is not None else int(not parsed.is_joker)

@@ -1,26 +1,29 @@
 """The app's one door into `vision/`: photo bytes in, a read table and an annotated picture out.
 
-Every failure becomes a sentence that says what to do: a file that is not a photo, a corrupt or
-enormous one, no model yet, a photo with no cards. `vision` is imported lazily so the app still
-runs in manual mode while the reader (or its model) is missing: "photo reading unavailable: why".
+Every failure a player can meet becomes a sentence that says what to do: a file that is not a photo,
+a corrupt or enormous one (`vision.ImageReadError`), no model or classifier installed
+(`vision.ModelMissingError`) or one that is not the reader's kind (`ModelMismatchError`), a photo
+with no cards. Without a model the photo is still shown and the cards can be typed: that is the
+"photo reading unavailable" path (the sample photo then shows its known cards).
 """
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
 import numpy as np
+
+import vision
+from vision import ImageReadError, ModelMismatchError, ModelMissingError, open_photo
+from vision.draw import draw_table
+from vision.types import TableRead
 
 #: Uploads above this are refused before decoding (phones produce ~3-12 MB; HEIC less).
 MAX_UPLOAD_BYTES = 40 * 1024 * 1024
 #: Long side of the picture shown on the page (the reader gets the full photo).
 DISPLAY_LONG_SIDE = 1600
-MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "cards.onnx"
 
 
 @dataclass
@@ -29,7 +32,7 @@ class PhotoResult:
 
     image: np.ndarray | None = None  # RGB, for st.image
     annotated: np.ndarray | None = None  # RGB with labelled boxes, when the reader ran
-    read: Any = None  # vision.types.TableRead
+    read: TableRead | None = None
     error: str | None = None
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0  # how long the read took, decoding to drawing
@@ -59,11 +62,8 @@ def decode(data: bytes) -> tuple[np.ndarray | None, str | None]:
             "Use the phone's normal photo size or a screenshot of the table."
         )
     try:
-        imageio = importlib.import_module("vision.imageio")
-        photo = imageio.open_photo(data, long_side=DISPLAY_LONG_SIDE)
-    except ModuleNotFoundError as exc:
-        return None, f"photo reading unavailable: {exc}"
-    except Exception as exc:  # noqa: BLE001 - ImageReadError and anything a broken file triggers
+        photo = open_photo(data, long_side=DISPLAY_LONG_SIDE)
+    except ImageReadError as exc:  # what any damaged or foreign file raises (tests/vision fuzz it)
         return None, (
             f"This file could not be opened as a photo ({_short(exc)}). "
             "Upload a JPEG, PNG or HEIC photo of the table, or type the cards in manual mode."
@@ -76,23 +76,11 @@ def _short(exc: BaseException) -> str:
     return text if len(text) <= 160 else text[:157] + "..."
 
 
-def unavailable_reason() -> str | None:
-    """None when photos can be read; else why not, for "photo reading unavailable: <reason>"."""
-    try:
-        vision = importlib.import_module("vision")
-    except Exception as exc:  # noqa: BLE001
-        return f"the photo reader could not be loaded ({_short(exc)})"
-    if not callable(getattr(vision, "read", None)):
-        return "the photo reader (vision.read) is not installed yet"
-    if not MODEL_PATH.exists():
-        return "the card model models/cards.onnx is not installed yet"
-    return None
-
-
 def read(
     data: bytes, seats: int | None = None, progress: Callable[[str], None] = _no_progress, jokers: int = 0
 ) -> PhotoResult:
-    """Decode, read and annotate one photo, naming each stage to `progress`. Never raises.
+    """Decode, read and annotate one photo, naming each stage to `progress`. A bad photo or a
+    missing model is a `PhotoResult.error`, never an exception.
 
     `jokers`: how many the table plays with (no preset has any), so a misread card is never
     offered as a joker the deck does not hold. A photo without colour gets a note saying so."""
@@ -108,40 +96,28 @@ def _read(data: bytes, seats: int | None, progress: Callable[[str], None], joker
     if err:
         return PhotoResult(error=err)
     result = PhotoResult(image=image)
-    reason = unavailable_reason()
-    if reason:
-        result.error = f"photo reading unavailable: {reason}. Type the cards below instead (manual mode)."
-        return result
     progress(STAGES[1])
     try:
-        vision = importlib.import_module("vision")
         table_read = vision.read(data, seats=seats, jokers=jokers)
-    except Exception as exc:  # noqa: BLE001
+    except (ModelMissingError, ModelMismatchError) as exc:
+        result.error = f"photo reading unavailable: {exc}. Type the cards below instead (manual mode)."
+        return result
+    except Exception as exc:  # noqa: BLE001 - onnxruntime failing on a broken model or photo: keep the page
         result.error = f"The photo could not be read ({_short(exc)}). Try another photo, or type the cards."
         return result
     result.read = table_read
     result.notes += [p.message[:1].upper() + p.message[1:] + "."
-                     for p in getattr(table_read, "problems", []) if getattr(p, "kind", "") == "grey_photo"]
-    if not any(s.cards for s in getattr(table_read, "seats", [])):
+                     for p in table_read.problems if p.kind == "grey_photo"]
+    if not any(s.cards for s in table_read.seats):
         result.error = (
             "No cards were found in this photo. Lay each hand face up in three rows (3, 5, 5 cards), "
             "photograph the whole table from above in good light, and try again."
         )
     progress(STAGES[2])
-    result.annotated = annotate(data, table_read)
+    result.annotated = annotate(image, table_read)
     return result
 
 
-def annotate(data: bytes, table_read: Any) -> np.ndarray | None:
-    """The photo with every card boxed and labelled (vision.draw), as RGB; None if drawing fails."""
-    try:
-        imageio = importlib.import_module("vision.imageio")
-        draw = importlib.import_module("vision.draw")
-        photo = imageio.open_photo(data, long_side=DISPLAY_LONG_SIDE)  # boxes scale to it
-        fn = getattr(draw, "draw_table", None) or getattr(draw, "draw_read", None) or draw.draw
-        out = fn(photo.image, table_read)
-    except Exception:  # noqa: BLE001 - the cards are still listed below the photo
-        return None
-    if isinstance(out, np.ndarray) and out.ndim == 3:
-        return _bgr_to_rgb(out)
-    return None
+def annotate(image: np.ndarray, table_read: TableRead) -> np.ndarray:
+    """The displayed photo (RGB) with every card boxed and labelled by `vision.draw` (BGR colours)."""
+    return _bgr_to_rgb(draw_table(_bgr_to_rgb(image), table_read))

@@ -21,17 +21,18 @@ from appui.choices import guesses
 from appui.guard import guarded
 from appui.state import clear_cards, name_key, row_cards, set_rows
 from appui.text import shown_name
+from vision.types import ReadCard, SeatRead, TableRead
 
 SCOPE_KEY = "photo_scope"
 SEAT_KEY = "photo_seat"
 
 
-def _notes(cards: list[Any]) -> tuple[list[float], list[list[Any]], list[list[float] | None]]:
+def _notes(cards: list[ReadCard]) -> tuple[list[float], list[list[Any]], list[list[float] | None]]:
     """A row's per-card notes: confidence, the reader's next guesses, the card's box (one box
     round both corner indices when both were found)."""
     conf = [float(c.confidence) for c in cards]
-    guessed = [[[g, p] for g, p in guesses(c.card, getattr(c, "scores", None))] for c in cards]
-    boxes = [_union(getattr(c, "boxes", None) or []) for c in cards]
+    guessed = [[[g, p] for g, p in guesses(c.card, c.scores)] for c in cards]
+    boxes = [_union(c.boxes) for c in cards]
     return conf, guessed, boxes
 
 
@@ -42,7 +43,7 @@ def _union(boxes: list[Any]) -> list[float] | None:
     return [min(corners[0]), min(corners[1]), max(corners[2]), max(corners[3])]
 
 
-def _fill_seat(table_seat: int, seat_read: Any) -> None:
+def _fill_seat(table_seat: int, seat_read: SeatRead) -> None:
     """One read seat into one table seat: its rows and the photo's notes on every card."""
     ss = st.session_state
     rows = seat_read.rows()
@@ -53,10 +54,10 @@ def _fill_seat(table_seat: int, seat_read: Any) -> None:
             ss.setdefault(key, {})[f"{table_seat}:{r}"] = value
 
 
-def _problems(read: Any, where: dict[int, int]) -> list[dict]:
+def _problems(read: TableRead, where: dict[int, int]) -> list[dict]:
     """The reader's problems, their photo seat replaced by the table seat it was put at."""
     out = []
-    for p in getattr(read, "problems", []):
+    for p in read.problems:
         d = p.to_json()
         if isinstance(d.get("seat"), int):
             if d["seat"] not in where:
@@ -69,7 +70,7 @@ def _problems(read: Any, where: dict[int, int]) -> list[dict]:
 def _apply_read(result: photo.PhotoResult) -> None:
     """Fill the editors from a whole-table read: each photo seat at the table seat the turn gives."""
     read = result.read
-    found = list(getattr(read, "seats", []))[:5]
+    found = read.seats[:5] if read is not None else []
     if not found:
         return
     clear_cards(st.session_state)
@@ -86,7 +87,8 @@ def _apply_read(result: photo.PhotoResult) -> None:
 
 def _apply_seat_read(result: photo.PhotoResult, target: int) -> None:
     """A close-up of one seat: it fills that seat only; the other seats keep what they have."""
-    found = list(getattr(result.read, "seats", []))
+    read = result.read
+    found = list(read.seats) if read is not None else []
     if not found:
         return
     if len(found) > 1:
@@ -97,7 +99,7 @@ def _apply_seat_read(result: photo.PhotoResult, target: int) -> None:
     best = max(found, key=lambda s: len(s.cards))
     _fill_seat(target, best)
     others = [p for p in st.session_state.get("problems", []) if p.get("seat") != target]
-    st.session_state["problems"] = others + _problems(result.read, {best.seat: target})
+    st.session_state["problems"] = others + _problems(read, {best.seat: target})
     st.session_state["photo_seats"] = [target]
 
 
@@ -162,7 +164,7 @@ def load(data: bytes, *, is_sample: bool = False, seat: int | None = None) -> No
             _apply_seat_read(result, seat)
             _next_seat(seat)
     elif result.read is not None and seat is None:
-        st.session_state["problems"] = [p.to_json() for p in getattr(result.read, "problems", [])]
+        st.session_state["problems"] = [p.to_json() for p in result.read.problems]
     elif is_sample and result.image is not None:
         _apply_sample_truth(result)
     st.session_state["photo_digest"] = digest
@@ -253,13 +255,14 @@ def _show_result(result: photo.PhotoResult) -> None:
     if shown is None:
         return
     read = result.read
-    found = sum(len(s.cards) for s in getattr(read, "seats", []))
-    whose = "" if result.seat is None else f" of {seat_label(result.seat)}"
+    height, width = shown.shape[:2]
+    size = (width, height)
     if read is not None:
+        found = sum(len(s.cards) for s in read.seats)
+        whose = "" if result.seat is None else f" of {seat_label(result.seat)}"
         tip = "tap a card on the photo to check it"
         st.caption(f"Read in {result.seconds:.1f} s, {found} cards{whose}: {tip}.")
-    height, width = shown.shape[:2]
-    size = (int(getattr(read, "width", 0) or width), int(getattr(read, "height", 0) or height))
+        size = (read.width or width, read.height or height)
     caption = "cards boxed by seat and row; red = doubtful" if result.annotated is not None else None
     photo_pick.show(shown, size, caption)
     _picked()
@@ -282,9 +285,9 @@ def _picked() -> None:
 
 
 def _orphans(result: photo.PhotoResult) -> None:
-    orphans: list[Any] = list(getattr(result.read, "orphans", []) or [])
+    orphans = result.read.orphans if result.read is not None else []
     if orphans:
-        cards = ", ".join(getattr(c, "card", "?") for c in orphans)
+        cards = ", ".join(c.card for c in orphans)
         st.warning(f"Cards seen but not placed at any seat: {cards}. Add them to the right row below.")
 
 

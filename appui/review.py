@@ -42,22 +42,7 @@ SELECTED_STYLE = "box-shadow: 0 0 0 3px #ff00c8; border-color: #ff00c8;"  # the 
 
 def foul_rows(outcome: engine.Outcome, name: str) -> list[str] | None:
     """The rows the engine says are out of order for this seat; None when it did not foul."""
-    if name in outcome.foul_rows:
-        return outcome.foul_rows[name]
-    fouls = outcome.data.get("fouls")
-    if isinstance(fouls, dict):
-        if name in fouls:
-            val = fouls[name]
-            return [str(v) for v in val] if isinstance(val, list | tuple) else [str(val)]
-        return None
-    if isinstance(fouls, list):
-        for f in fouls:
-            if f == name:
-                return []
-            if isinstance(f, dict) and f.get("player", f.get("name")) == name:
-                rows = f.get("rows") or f.get("reasons") or f.get("reason") or []
-                return [str(r) for r in rows] if isinstance(rows, list) else [str(rows)]
-    return None
+    return outcome.foul_rows.get(name)
 
 
 def suggestion(outcome: engine.Outcome, seat: SeatInput, rules: Any) -> dict[str, list[str]] | None:

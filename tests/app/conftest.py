@@ -6,9 +6,12 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+import vision
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = json.loads((ROOT / "assets" / "sample.json").read_text(encoding="utf-8"))
@@ -28,8 +31,6 @@ _READS: dict[tuple[str, tuple], object] = {}
 def cached_reads(monkeypatch: pytest.MonkeyPatch) -> None:
     """`vision.read` once per photo per test session (the model takes seconds on a CPU); each call
     gets its own copy, so a test that edits a read does not change the next test's."""
-    import vision
-
     real = vision.read
 
     def read(image: object, **kwargs: object) -> object:
@@ -40,3 +41,14 @@ def cached_reads(monkeypatch: pytest.MonkeyPatch) -> None:
         return copy.deepcopy(_READS[key])
 
     monkeypatch.setattr(vision, "read", read)
+
+
+@pytest.fixture
+def no_detector(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """No detector model where the reader looks (`$CARDS_MODEL` names a file that is not there);
+    the detectors built so far are dropped, so the reader really looks."""
+    missing = tmp_path / "cards.onnx"
+    monkeypatch.setenv("CARDS_MODEL", str(missing))
+    vision.get_detector.cache_clear()
+    yield missing
+    vision.get_detector.cache_clear()

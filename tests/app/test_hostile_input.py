@@ -176,16 +176,13 @@ def test_bad_token_in_the_app_is_escaped(ledger_path: Path) -> None:
 # ---------------------------------------------------------------- grey photos, jokers
 
 
-def test_grey_photo_note_and_no_jokers_asked(monkeypatch, tmp_path: Path) -> None:
+def test_grey_photo_note_and_no_jokers_asked(monkeypatch) -> None:
     seen: dict = {}
 
     def grey_read(image, *, seats=None, jokers=None, **_: object) -> TableRead:
         seen["jokers"] = jokers
         return TableRead([], [Problem("grey_photo", "the photo has no colour, so red suits cannot be told")])
 
-    model = tmp_path / "cards.onnx"
-    model.write_bytes(b"stand-in")
-    monkeypatch.setattr(photo, "MODEL_PATH", model)
     monkeypatch.setattr(vision, "read", grey_read)
     result = photo.read((ROOT / "assets" / "sample.jpg").read_bytes())
     assert seen["jokers"] == 0

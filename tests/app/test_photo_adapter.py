@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import numpy as np
 import pytest
 from PIL import Image
 
+import vision
 from appui import photo, sample
 from tests.app.conftest import ROOT
 
 NO_MODEL = not (ROOT / "models" / "cards.onnx").exists()
+CLASSIFIER = ROOT / "models" / "index_classifier.onnx"
 
 
 def jpeg(w: int = 64, h: int = 48, color: tuple[int, int, int] = (20, 110, 60)) -> bytes:
@@ -40,12 +43,35 @@ def test_huge_upload_is_refused_before_decoding(monkeypatch: pytest.MonkeyPatch)
     assert result.error and "MB" in result.error and result.image is None
 
 
-def test_a_good_photo_is_shown_even_without_a_reader() -> None:
+def test_without_a_model_the_photo_is_shown_and_typing_offered(no_detector: Path) -> None:
     result = photo.read(jpeg())
     assert result.image is not None and result.image.shape == (48, 64, 3)
-    if photo.unavailable_reason():
-        assert result.error.startswith("photo reading unavailable: ")
-        assert "manual" in result.error
+    assert result.read is None and result.annotated is None
+    assert result.error == (
+        f"photo reading unavailable: detector model not found: {no_detector} (train it or set CARDS_MODEL). "
+        "Type the cards below instead (manual mode)."
+    )
+
+
+@pytest.mark.skipif(NO_MODEL, reason="models/cards.onnx not installed yet")
+def test_without_a_classifier_reading_is_unavailable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDS_CLASSIFIER", str(tmp_path / "none.onnx"))
+    vision.get_detector.cache_clear()
+    result = photo.read(jpeg())
+    vision.get_detector.cache_clear()
+    assert result.image is not None and result.read is None
+    assert result.error and result.error.startswith(
+        f"photo reading unavailable: index classifier not found: {tmp_path / 'none.onnx'}")
+
+
+@pytest.mark.skipif(not CLASSIFIER.exists(), reason="models/index_classifier.onnx not installed yet")
+def test_a_model_that_is_not_a_detector_makes_reading_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDS_MODEL", str(CLASSIFIER))  # an ONNX model, but not the index finder
+    vision.get_detector.cache_clear()
+    result = photo.read(jpeg())
+    vision.get_detector.cache_clear()
+    assert result.image is not None and result.read is None
+    assert result.error and result.error.startswith(f"photo reading unavailable: {CLASSIFIER} has outputs")
 
 
 def test_sample_files_match() -> None:

@@ -36,10 +36,7 @@ def fake_read(image, *, seats=None, **_: object) -> TableRead:
 
 
 @pytest.fixture
-def stand_in_reader(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    model = tmp_path / "cards.onnx"
-    model.write_bytes(b"stand-in")
-    monkeypatch.setattr(photo, "MODEL_PATH", model)
+def stand_in_reader(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(vision, "read", fake_read)
 
 

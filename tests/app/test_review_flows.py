@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import vision
-from appui import photo, sample
+from appui import sample
 from ledger import Ledger
 from tests.app.conftest import ROOT, SAMPLE
 from tests.app.readers import read_card, rotated_sample, scores, seat_photo, stand_in
@@ -45,15 +45,6 @@ def keys(at: AppTest, prefix: str) -> list[str]:
 
 def seat_lines(at: AppTest) -> list[str]:
     return [c.value for c in at.caption if c.value.startswith(":orange[⚠️")]
-
-
-@pytest.fixture
-def stand_in_model(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    """Photo reading switched on without the real model (a test then plants its own `vision.read`)."""
-    model = tmp_path / "cards.onnx"
-    model.write_bytes(b"stand-in")
-    monkeypatch.setattr(photo, "MODEL_PATH", model)
-    return model
 
 
 @needs_model
@@ -101,7 +92,7 @@ def test_a_photo_from_the_side(
 
 
 def test_the_turn_matching_last_round_is_offered(
-    ledger_path: Path, stand_in_model: Path, monkeypatch: pytest.MonkeyPatch
+    ledger_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Three players at a square table: the empty side tells the photos apart, so the turn that
     seats the hands as last round is offered, and one tap takes it."""
@@ -137,8 +128,7 @@ def misread_players() -> list[dict]:
     return players
 
 
-def test_fix_a_misread_card_with_one_tap(ledger_path: Path, stand_in_model: Path,
-                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fix_a_misread_card_with_one_tap(ledger_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     reader = stand_in(misread_players())
 
     def read(image: object, **kw: object) -> object:
@@ -167,8 +157,9 @@ def test_fix_a_misread_card_with_one_tap(ledger_path: Path, stand_in_model: Path
     assert at.text_input(key="txt_3_head").value == "8s 5s 4h"
 
 
-def test_fill_a_missing_card_from_the_unseen_cards(ledger_path: Path, stand_in_model: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fill_a_missing_card_from_the_unseen_cards(
+    ledger_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     players = [dict(p) for p in SAMPLE["players"]]
     players[1]["tail"] = "2h 2s 2c 8d"  # South's 8h not found
     monkeypatch.setattr(vision, "read", stand_in(players))
@@ -218,8 +209,7 @@ def test_a_photo_per_seat_fills_a_four_seat_table(ledger_path: Path, cached_read
     assert metrics(at) == EXPECTED
 
 
-def test_problem_lines_are_said_once(ledger_path: Path, stand_in_model: Path,
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_problem_lines_are_said_once(ledger_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A card read at two seats: one line per seat, each finding once, the cards outlined."""
     players = [dict(p) for p in SAMPLE["players"]]
     players[3]["middle"] = "Ks 3c Kh Jh 9h"  # North's 3s read as Ks, which South holds
