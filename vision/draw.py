@@ -82,9 +82,6 @@ def draw_table(image: np.ndarray, table: TableRead, *, low_confidence: float = 0
     return img
 
 
-draw_read = draw_table  # the name the app looks up
-
-
 def draw_detections(image: np.ndarray, dets: list[Detection], *, low_confidence: float = 0.5) -> np.ndarray:
     """Raw detections (before geometry): one colour, low confidence in red."""
     img = image.copy()

@@ -44,6 +44,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
+from vision.classifier import crops_to_blob
 from vision.holdout import in_test_half
 from vision.int8 import STORED_UINT8
 from vision.proposer import tile_blob
@@ -186,8 +187,6 @@ def quantize_classifier(
 
     Calibration is min/max over the crops: which crops are drawn moves the real finetune half's F1
     by up to ~0.005, so the shipped draw is named in `models/MODEL_CARD.md`."""
-    from vision.classifier import crops_to_blob
-
     if len(n_crops) != len(npz_files):
         raise SystemExit(f"one --crops count per --calib file: {len(npz_files)} files, {len(n_crops)} counts")
     rng = np.random.default_rng(seed)

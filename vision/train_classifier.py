@@ -35,6 +35,7 @@ from tqdm import tqdm
 
 from vision.classes import RANKS, SUITS
 from vision.classifier import CLASSIFIER_NAMES, CROP_SIZE
+from vision.train import offline_env
 
 
 def block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
@@ -100,8 +101,6 @@ class YoloIndexNet(nn.Module):
     def __init__(self, weights: Path, n_classes: int = len(CLASSIFIER_NAMES), cut: int = 5,
                  factored: bool = False):
         super().__init__()
-        from vision.train import offline_env
-
         offline_env()  # unpickling imports Ultralytics: keep it offline and inside the project cache
         ckpt = torch.load(weights, map_location="cpu", weights_only=False)
         yolo = (ckpt.get("ema") or ckpt["model"]).float()

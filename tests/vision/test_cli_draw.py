@@ -11,7 +11,7 @@ from PIL import Image
 
 from tests.vision.layouts import build_table, detections
 from vision.__main__ import main
-from vision.draw import draw_detections, draw_read, draw_table, seat_colour
+from vision.draw import draw_detections, draw_table, seat_colour
 from vision.geometry import read_table
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "vision"
@@ -82,7 +82,7 @@ def test_draw_colours_and_scaling():
     assert out.shape == img.shape and (out != 255).any() and (img == 255).all()
     red = (out[:, :, 2] > 200) & (out[:, :, 0] < 30) & (out[:, :, 1] < 30)
     assert red.any()  # the low-confidence card stands out
-    small = draw_read(img[::2, ::2].copy(), tr)
+    small = draw_table(img[::2, ::2].copy(), tr)
     assert small.shape == (img[::2, ::2]).shape
     assert seat_colour(0, "head") != seat_colour(0, "tail") != seat_colour(1, "tail")
     assert draw_detections(img, dets).shape == img.shape
