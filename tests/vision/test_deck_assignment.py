@@ -45,8 +45,8 @@ def test_the_most_probable_reading_that_the_deck_allows(reads, deck, expected) -
 
 def test_a_renamed_card_says_what_it_was_read_as_and_how_sure() -> None:
     a, b = card({"Ks": 0.55, "Kc": 0.40}), card({"Ks": 0.95})
-    changed = fix_with_deck([a, b], 52)
-    assert changed == [a]
+    changed, false = fix_with_deck([a, b], 52)
+    assert changed == [a] and false == []
     assert (a.card, a.changed_from) == ("Kc", "Ks")
     assert a.confidence == pytest.approx(0.40)
     assert b.changed_from is None

@@ -433,9 +433,10 @@ def test_seat_alone_cut_off_with_no_side_evidence_is_flagged():
     assert not any(p.kind == "orientation" for p in tr.problems)
 
 
-def _with_false_read(scene, dets, reads_as: str, runner_up: str, runner_p: float) -> list[Detection]:
-    """A false detection halfway between two middle-row indices of seat 0, read as `reads_as` at 0.6,
-    while the real `reads_as` elsewhere is read surely (so the deck fix keeps its name)."""
+def _with_false_read(scene, dets, reads_as: str, runner_up: str, runner_p: float, false_p: float = 0.6,
+                     real_p: float = 0.99) -> list[Detection]:
+    """A false detection halfway between two middle-row indices of seat 0, read as `reads_as` at
+    `false_p`, while the real `reads_as` elsewhere is read at `real_p` (runner-up at 0.1%)."""
     mids = sorted((c for c in scene["cards"] if c["seat"] == 0 and c["row"] == "middle"),
                   key=lambda c: c["position"])
     a, b = (np.array(mids[k]["indices"][0]["box"], float) for k in (1, 2))
@@ -445,10 +446,10 @@ def _with_false_read(scene, dets, reads_as: str, runner_up: str, runner_p: float
         p[CLASS_INDEX[top]], p[CLASS_INDEX[second]] = p_top, p_second
         return p
 
-    sure = [Detection(d.card, d.box, 0.99, scores(d.card, 0.99, runner_up, 0.001))
+    sure = [Detection(d.card, d.box, real_p, scores(d.card, real_p, runner_up, 0.001))
             if d.card == reads_as else d for d in dets]
     box = tuple(float(v) for v in (a + b) / 2)
-    return [*sure, Detection(reads_as, box, 0.6, scores(reads_as, 0.6, runner_up, runner_p))]
+    return [*sure, Detection(reads_as, box, false_p, scores(reads_as, false_p, runner_up, runner_p))]
 
 
 def test_an_extra_read_of_a_card_on_the_table_is_left_out_of_its_seat():
@@ -462,6 +463,18 @@ def test_an_extra_read_of_a_card_on_the_table_is_left_out_of_its_seat():
     assert got(tr) == truth_as_read(scene)
     assert [(p.kind, p.seat, p.row, p.card) for p in tr.problems] == [("false_read", 0, "middle", elsewhere)]
     assert [o.card for o in tr.orphans] == [elsewhere]
+
+
+def test_the_read_that_makes_a_seat_14_goes_even_when_it_is_the_surer_one():
+    """Two reads of one card, the false one (95%, every other name under 0.1%) in a seat of 14, the
+    real one (80%, its other names under 0.4%) in a seat of 13: renaming either costs more than
+    leaving the seat's extra read out, which one assignment does rather than rename the real card."""
+    scene = build_table(2, seed=7)
+    elsewhere = next(c["card"] for c in scene["cards"] if c["seat"] == 1)
+    tr = read_table(_with_false_read(scene, detections(scene, seed=3), elsewhere, "BJ", 0.0005,
+                                     false_p=0.95, real_p=0.8))
+    assert got(tr) == truth_as_read(scene)
+    assert [(p.kind, p.seat, p.card) for p in tr.problems] == [("false_read", 0, elsewhere)]
 
 
 def test_an_extra_read_with_a_likely_other_name_stays_and_is_flagged():

@@ -62,8 +62,8 @@ class GeometryConfig:
     # wrong is mostly unsure (right reads lead by 0.35 or more in benchmarks.geometry's score model)
     low_margin: float = 0.3
     fix_with_deck: bool = True
-    # a card the deck fix renamed, in a seat of more than 13, whose new name has under this score is
-    # taken as a false read (a half box, card art) and left out of the seat, reported, not renamed
+    # a card of a seat of more than 13 that the deck fix could only rename to a card of under this
+    # score is taken as a false read (a half box, card art): left out of the seat, reported, not renamed
     false_read_below: float = 0.1
     # a read that kept a name the deck fix took from another read is flagged too when the other way
     # round (it renamed, the other keeping the name) is at least this probable against the fix's choice

@@ -10,7 +10,7 @@ import numpy as np
 from ..assign import assign
 from ..classes import CLASS_INDEX, CLASS_NAMES, JOKERS
 from ..types import Problem, ReadCard, SeatRead
-from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig
+from .config import ROW_SIZES, SEAT_SIZE
 from .parts import _Card
 
 
@@ -27,62 +27,67 @@ def one_copy_each(deck: int) -> bool:
     return max(deck_capacity(deck).values()) == 1
 
 
-def fix_with_deck(cards: list[_Card], deck: int) -> list[_Card]:
-    """Re-read cards so no card appears more often than the deck holds, most probable first.
+def fix_with_deck(
+    cards: list[_Card], deck: int, overfull: list[tuple[set[int], int]] | None = None,
+    false_read_below: float = 0.1,
+) -> tuple[list[_Card], list[_Card]]:
+    """Re-read cards so no card appears more often than the deck holds, most probable first; returns
+    the cards renamed and the cards taken as false reads.
 
-    Only runs when the top classes conflict; then the assignment maximises the summed log scores,
-    so a card keeps its top class unless another card has a stronger claim to it.
+    Only runs when the top classes conflict; then one assignment maximises the summed log scores,
+    so a card keeps its top class unless another card has a stronger claim to it. `overfull` lists
+    the seats of more than 13 cards (their cards' ids, and how many over): each may give up that many
+    of its cards as false reads (a half box on an index, a glyph in the card art), at the cost of a
+    rename to a card of score `false_read_below`. So of two reads of one card, the one that makes a
+    seat 14 is left out rather than the other renamed to something unlikely; a seat of 13 or fewer
+    gives up nothing.
     """
     cap = deck_capacity(deck)
     counts = Counter(c.card for c in cards)
     if all(n <= cap[k] for k, n in counts.items()):
-        return []
+        return [], []
     scored = [i for i, c in enumerate(cards) if c.scores is not None]
     held = Counter(c.card for c in cards if c.scores is None)  # unscored cards keep their class
     slots = [name for name in CLASS_NAMES for _ in range(max(0, cap[name] - held[name]))]
-    if not scored or len(scored) > len(slots):
-        return []
+    seats = overfull or []
+    if not scored or len(scored) > len(slots) + sum(k for _, k in seats):
+        return [], []
     logp = np.log(np.clip(np.stack([cards[i].scores for i in scored]).astype(np.float64), 1e-9, 1.0))
     cost = -logp[:, [CLASS_INDEX[s] for s in slots]]
+    never = 1e6  # a card of another seat cannot fill this seat's false-read slot
+    for ids, k in seats:
+        col = np.array([-np.log(false_read_below) if id(cards[i]) in ids else never for i in scored])
+        cost = np.hstack([cost, np.repeat(col[:, None], k, axis=1)])
     cols = assign(cost)
-    changed = []
+    changed, false = [], []
     for i, col in zip(scored, cols, strict=True):
-        new = slots[int(col)]
         c = cards[i]
+        if col >= len(slots):
+            false.append(c)
+            continue
+        new = slots[int(col)]
         if new != c.card:
             c.changed_from, c.card = c.card, new
             c.confidence = float(c.scores[CLASS_INDEX[new]])
             changed.append(c)
-    return changed
+    return changed, false
 
 
 def _leave_out_false_reads(
-    seat_reads: list[SeatRead], changed: list[_Card], seat_of: dict[int, tuple[int, str]],
-    read_of: dict[int, ReadCard], cfg: GeometryConfig,
+    seat_reads: list[SeatRead], false: list[_Card], seat_of: dict[int, tuple[int, str]],
+    read_of: dict[int, ReadCard],
 ) -> list[tuple[_Card, tuple[int, str, int]]]:
-    """Take out of an over-full seat the cards the deck fix could only rename to something unlikely.
-
-    Why: a seat of 14 whose extra card repeats one already on the table is most often one false read
-    (a half box on an index, a glyph in the card art), not a misread: renaming it to the runner-up
-    class (a joker at 2%) keeps the seat at 14 and invents a card. Such a card leaves the seat (least
-    likely first, while the seat is over 13), its `seat_of` entry goes, and it is returned with where
-    it was, to be reported; a seat of 13 or fewer is never touched.
-    """
+    """Take the false reads (`fix_with_deck`) out of their seats: each leaves its row and `seat_of`,
+    and is returned with where it was and how many cards its seat had, to be reported as read."""
     out: list[tuple[_Card, tuple[int, str, int]]] = []
-    for c in sorted(changed, key=lambda d: d.confidence):
-        if id(c) not in seat_of or c.confidence >= cfg.false_read_below:
+    for c in false:
+        if id(c) not in seat_of:
             continue
         s, row = seat_of[id(c)]
         n = len(seat_reads[s].cards)
-        if n <= SEAT_SIZE:
-            continue
         cards = getattr(seat_reads[s], row)
         cards.pop(next(k for k, r in enumerate(cards) if r is read_of[id(c)]))
         del seat_of[id(c)]
-        # back to what was read: it is reported as that card, outside the seat
-        c.card, c.changed_from = c.changed_from, None
-        if c.scores is not None:
-            c.confidence = float(c.scores[CLASS_INDEX[c.card]])
         out.append((c, (s, row, n)))
     return out
 

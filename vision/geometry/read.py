@@ -44,12 +44,15 @@ def read_table(
     cards, frames, deck = best.cards, best.frames, best.deck
     fill_from_unsure(cards, frames, unsure or [], cfg)
     live = [c for c in cards if not c.gone]
-    changed = fix_with_deck(live, deck) if cfg.fix_with_deck else []
+    overfull = [(ids, len(ids) - SEAT_SIZE) for _, g, _ in frames
+                if len(ids := {id(cards[i]) for i in g if not cards[i].gone}) > SEAT_SIZE]
+    changed, false = (fix_with_deck(live, deck, overfull, cfg.false_read_below) if cfg.fix_with_deck
+                      else ([], []))
     orphans = _attach_strays(cards, frames, best.strays, scale, cfg)
     centre = best.table_centre if best.table_centre is not None else np.zeros(2)
     order = _seat_order([f[2] for f in frames], centre)
     seat_reads, seat_of, read_of = _seat_reads(cards, frames, order)
-    left_out = _leave_out_false_reads(seat_reads, changed, seat_of, read_of, cfg)
+    left_out = _leave_out_false_reads(seat_reads, false, seat_of, read_of)
     gone = {id(c) for c, _ in left_out}
     live = [c for c in live if id(c) not in gone]
     problems: list[Problem] = []
