@@ -22,9 +22,11 @@ repairs of `pairs` and `place` still judge by the counts alone:
    matching of lowest score), split (two copies of a two-deck table) and merged (two corners read
    apart) where the frame and the counts say so. `place` runs stages 2-4 for each seat count and
    corner reach worth trying; the placement of lowest score wins.
-5. `deck`: each card exists once (twice with two decks): an assignment over the class scores picks
-   the most probable consistent reading; a renamed card in an over-full seat whose new name is
-   unlikely is left out as a false read; the one card not seen on a full table is inferred.
+5. `fill`, `deck`: an unsure read (under the namer's bar) joins a nearly full seat's row that lacks
+   a card where it lies on the row's line. Each card exists once (twice with two decks): one
+   assignment over the class scores picks the most probable consistent reading, in which a seat of
+   more than 13 may give up its extra reads as false (when renaming one would cost more); the one
+   card not seen on a full table is inferred.
 6. `problems`: wrong counts, duplicates, changes, low confidence (a low top score, or a runner-up
    close behind on either corner), an undecided side, cards in no seat. Nothing is guessed silently.
 """
