@@ -26,9 +26,10 @@ class GeometryConfig:
     line_sigma: float = 0.25  # spread of index centres around a row line
     row_gap: float = 0.8  # a gap larger than this between projections starts a new row
     attach: float = 1.0  # how far off a row line a stray card (or an unsure read) may be and still join it
-    # an unsure read (`fill`) joins a row it lies at most this far beyond the ends of (a card's width),
-    # and only this far from every index read already (nearer, it is one of them read again)
-    fill_reach: float = 4.0
+    # a stray card or an unsure read (`fill`) joins a row it lies at most this far beyond the ends of
+    # (a card's width)
+    row_reach: float = 4.0
+    # an unsure read only this far from every index read already (nearer, it is one of them read again)
     fill_apart: float = 0.5
     # ... and only into a seat of at least this many cards: a hand laid out, short of a card or two (a
     # photo of a few loose cards has rows short everywhere, and its unsure reads are mostly not cards)

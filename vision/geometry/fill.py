@@ -28,7 +28,7 @@ def fill_from_unsure(
     to 3/5/5 (`cards` and the frames take them in); returns the cards added.
 
     A read lies on a row when its index is within `cfg.attach` of the row's line and at most a card's
-    width (`cfg.fill_reach` index heights) beyond its ends (`_row_at`); it is passed over within
+    width (`cfg.row_reach` index heights) beyond its ends (`row_at`); it is passed over within
     `cfg.fill_apart` of an index read already, or within `cfg.pair_max` of a read of the same card
     (it would be that card's other corner, not a card missing)."""
     added: list[_Card] = []
@@ -36,7 +36,7 @@ def fill_from_unsure(
         p = np.array(d.center)
         if _taken(cards, d.card, p, cfg):
             continue
-        spot = _row_at(frames, p, cfg)
+        spot = row_at(frames, p, cfg)
         if spot is None:
             continue
         fr, g, _ = frames[spot[0]]
@@ -65,19 +65,27 @@ def _taken(cards: list[_Card], name: str, p: np.ndarray, cfg: GeometryConfig) ->
     return False
 
 
-def _row_at(
+def row_hit(fr: SeatFrame, p: np.ndarray, cfg: GeometryConfig, unit: float | None = None
+            ) -> tuple[float, int] | None:
+    """How far `p` lies from the nearest line of `fr`'s rows that it is less than `cfg.attach` from
+    and within `cfg.row_reach` of the ends of, and that row; None when it lies on none. Distances are
+    in `unit` (the photo's index height) or, without one, the seat's own index height."""
+    u = unit if unit is not None else max(fr.scale, 1e-9)
+    x = float(p @ fr.right)
+    best: tuple[float, int] | None = None
+    for ri, line in enumerate(fr.lines):
+        off = abs(float(p @ fr.down) - line) / u
+        xs = [float(fr.anchors[j] @ fr.right) for j in fr.rows[ri]]
+        inside = bool(xs) and min(xs) - cfg.row_reach * u <= x <= max(xs) + cfg.row_reach * u
+        if off < cfg.attach and inside and (best is None or off < best[0]):
+            best = (off, ri)
+    return best
+
+
+def row_at(
     frames: list[tuple[SeatFrame, list[int], np.ndarray]], p: np.ndarray, cfg: GeometryConfig,
 ) -> tuple[int, int] | None:
-    """The seat and row whose line lies nearest `p` (in the seat's index heights), within
-    `cfg.attach` of it and `cfg.fill_reach` of the row's ends; None when `p` lies on no row."""
-    best: tuple[float, int, int] | None = None
-    for fi, (fr, _, _) in enumerate(frames):
-        unit = max(fr.scale, 1e-9)
-        x = float(p @ fr.right)
-        for ri, line in enumerate(fr.lines):
-            off = abs(float(p @ fr.down) - line) / unit
-            xs = [float(fr.anchors[j] @ fr.right) for j in fr.rows[ri]]
-            inside = bool(xs) and min(xs) - cfg.fill_reach * unit <= x <= max(xs) + cfg.fill_reach * unit
-            if off <= cfg.attach and inside and (best is None or off < best[0]):
-                best = (off, fi, ri)
-    return None if best is None else (best[1], best[2])
+    """The seat and row `p` lies on (`row_hit`, in each seat's index heights), the nearest line first;
+    None when it lies on no row."""
+    hits = [(h[0], fi, h[1]) for fi, (fr, _, _) in enumerate(frames) if (h := row_hit(fr, p, cfg))]
+    return min(hits, key=lambda h: h[0])[1:] if hits else None

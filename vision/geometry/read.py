@@ -18,7 +18,7 @@ from ..types import Detection, Problem, ReadCard, SeatRead, TableRead
 from .config import SEAT_SIZE, GeometryConfig, name_rows
 from .corners import index_scale, merge_corners
 from .deck import _fill_by_elimination, _leave_out_false_reads, fix_with_deck
-from .fill import fill_from_unsure
+from .fill import fill_from_unsure, row_hit
 from .parts import SeatFrame, _Card
 from .place import _place, _Placement
 from .problems import Seated, table_problems
@@ -102,28 +102,23 @@ def _attach_strays(
     scale: float, cfg: GeometryConfig,
 ) -> list[int]:
     """Strays near a seat's row line (a card pushed out of line) join that row; returns the rest, the
-    orphans."""
+    orphans. A stray lies where its top-left corner is in each seat's frame, measured in the photo's
+    index heights (`scale`); the nearest row line wins."""
     orphans: list[int] = []
     for i in strays:
         c = cards[i]
-        best = None
-        for fi, (fr, g, _) in enumerate(frames):
+        hits = []
+        for fi, (fr, _, _) in enumerate(frames):
             anchor = _top_left(c, fr.down)
-            y = float(anchor @ fr.down)
-            for ri, line in enumerate(fr.lines):
-                xs = [float(fr.anchor(cards[g[j]]) @ fr.right) for j in fr.rows[ri]]
-                x = float(anchor @ fr.right)
-                if abs(y - line) < cfg.attach * scale and min(xs) - 4 * scale <= x <= max(xs) + 4 * scale:
-                    d = abs(y - line)
-                    if best is None or d < best[0]:
-                        best = (d, fi, ri, anchor)
-        if best is None:
+            if (h := row_hit(fr, anchor, cfg, scale)) is not None:
+                hits.append((h[0], fi, h[1], anchor))
+        if not hits:
             orphans.append(i)
-        else:
-            _, fi, ri, anchor = best
-            fr, g, _ = frames[fi]
-            g.append(i)
-            fr.add(c, anchor, ri)
+            continue
+        _, fi, ri, anchor = min(hits, key=lambda h: h[0])
+        fr, g, _ = frames[fi]
+        g.append(i)
+        fr.add(c, anchor, ri)
     return orphans
 
 
