@@ -74,45 +74,52 @@ def score_scene(
     scene: dict, dets: list[Detection], owner: list[int], table, detail: dict | None = None
 ) -> dict:
     """Compare a read with the truth: seats matched by card overlap (assignment). `detail` (a dict)
-    receives the true seats found damaged and those flagged, and the wrong cards."""
+    receives the true seats found damaged and those flagged, and the wrong cards.
+
+    Cards are compared by (true seat, name), each read card once: two copies of a card in one seat
+    (two decks) are interchangeable, so their corners may pair either way round, and a card read as
+    two (its corners unpaired) is one card too many in its seat, as a card from another seat is."""
     box_owner = {tuple(round(v, 2) for v in d.box): o for d, o in zip(dets, owner, strict=True)}
     truth = {ci: (c["seat"], c["row"], c["card"]) for ci, c in enumerate(scene["cards"])}
     readable = sorted(set(owner))
-    placed: dict[int, tuple[int, str, str]] = {}  # true card -> (read seat, row, read card)
+    reads: list[tuple[int, str, str, list[int]]] = []  # read seat, row, card, the true cards under it
     for s in table.seats:
         for row in ROWS:
             for rc in getattr(s, row):
-                for b in rc.boxes:
-                    ci = box_owner.get(tuple(round(v, 2) for v in b))
-                    if ci is not None:
-                        placed[ci] = (s.seat, row, rc.card)
+                under = sorted({ci for b in rc.boxes if (ci := box_owner.get(tuple(round(v, 2) for v in b)))
+                                is not None})
+                if under:
+                    reads.append((s.seat, row, rc.card, under))
     true_seats = sorted({c["seat"] for c in scene["cards"] if c["seat"] is not None})
-    overlap = np.zeros((max(len(table.seats), 1), max(len(true_seats), 1)))
-    for ci, (rs, _, _) in placed.items():
-        ts = truth[ci][0]
-        if ts in true_seats:
-            overlap[rs, true_seats.index(ts)] += 1
-    seat_map: dict[int, int] = {}
-    if len(table.seats) and len(true_seats):
-        if overlap.shape[0] <= overlap.shape[1]:
-            cols = assign(-overlap)
-            seat_map = {r: true_seats[c] for r, c in enumerate(cols)}
-        else:
-            rows = assign(-overlap.T)
-            seat_map = {int(r): true_seats[c] for c, r in enumerate(rows)}
-    right = right_card = 0
-    damaged: set[int] = set()  # true seats whose read is not exactly right
-    wrong = []
+    seat_map = _match_seats(reads, truth, true_seats, len(table.seats))
+    want: dict[tuple, Counter] = defaultdict(Counter)  # (true seat, name) -> rows of its readable cards
     for ci in readable:
         ts, trow, tcard = truth[ci]
-        got = placed.get(ci)
-        ok = got is not None and seat_map.get(got[0]) == ts and got[1] == trow
-        right += ok
-        right_card += ok and got[2] == tcard
-        if not (ok and got[2] == tcard):
+        want[ts, tcard][trow] += 1
+    got: dict[tuple, Counter] = defaultdict(Counter)  # the same key -> (row, name) of the reads there
+    damaged: set = set()  # true seats whose read is not exactly right
+    wrong = []
+    for rs, row, card, under in reads:
+        ts, _, tcard = truth[under[0]]
+        here = seat_map.get(rs)
+        if here == ts:
+            got[ts, tcard][row, card] += 1
+        else:  # in another seat (or one matched to none): missing from its own, extra in that one
             damaged.add(ts)
-            wrong.append(f"{tcard} (seat {ts} {trow}) read " + (
-                f"{got[2]} in {seat_map.get(got[0])} {got[1]}" if got else "nowhere"))
+            if here is not None:
+                damaged.add(here)
+            wrong.append(f"{tcard} (seat {ts}) read {card} in {here} {row}")
+    right = right_card = 0
+    for key, rows in want.items():
+        placed = Counter()
+        for (row, _), n in got[key].items():
+            placed[row] += n
+        right += sum((rows & placed).values())
+        named = Counter({row: n for (row, card), n in got[key].items() if card == key[1]})
+        right_card += sum((rows & named).values())
+        if named != rows:
+            damaged.add(key[0])
+            wrong.append(f"{key[1]} (seat {key[0]}) in rows {dict(rows)}, read {dict(got[key])}")
     for ci, (ts, _, _) in truth.items():
         if ci not in readable:
             damaged.add(ts)  # a card the detector never saw: that seat cannot be right
@@ -121,9 +128,11 @@ def score_scene(
     damaged -= out_of_view
     # A true seat counts as flagged when the player would see a problem where its cards lie: on a
     # read seat holding any of them, on one of its cards left outside the seats, or on the table.
-    holders: dict[int, set[int]] = defaultdict(set)  # read seat -> true seats with cards in it
-    for ci, (rs, _, _) in placed.items():
-        holders[rs].add(truth[ci][0])
+    holders: dict[int, set] = defaultdict(set)  # read seat -> true seats with cards in it
+    for rs, _, _, under in reads:
+        holders[rs] |= {truth[ci][0] for ci in under}
+    for rs, ts in seat_map.items():
+        holders[rs].add(ts)  # an extra card's seat: flagged where it was read
     flagged_true: set = set()
     for p in table.problems:
         if p.seat is not None:
@@ -149,6 +158,21 @@ def score_scene(
         "false_alarm": not damaged and bool(table.problems), "silent": bool(damaged - flagged_true),
         "seat_count_ok": len(table.seats) == len(true_seats),
     }
+
+
+def _match_seats(reads: list[tuple[int, str, str, list[int]]], truth: dict, true_seats: list, n_read: int
+                 ) -> dict[int, object]:
+    """Read seat -> the true seat it is taken for: the assignment of most cards in common."""
+    overlap = np.zeros((max(n_read, 1), max(len(true_seats), 1)))
+    for rs, _, _, under in reads:
+        ts = truth[under[0]][0]
+        if ts in true_seats:
+            overlap[rs, true_seats.index(ts)] += 1
+    if not n_read or not true_seats:
+        return {}
+    if overlap.shape[0] <= overlap.shape[1]:
+        return {r: true_seats[c] for r, c in enumerate(assign(-overlap))}
+    return {int(r): true_seats[c] for c, r in enumerate(assign(-overlap.T))}
 
 
 def run_mode(scenes, *, drop=0.0, misread=0.0, seed=0, fix=True, given_seats=False,
