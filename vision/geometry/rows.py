@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import replace
+from typing import NamedTuple
 
 import numpy as np
 
@@ -120,17 +122,16 @@ def fit_rows(
     owner = np.array([i for i, c in enumerate(cards) for _ in c.points])
     angles = row_directions(pts, scale, cfg.line_sigma, owner, rivals=cfg.direction_rivals,
                             ratio=cfg.direction_ratio)
-    fr = _fit_along(cards, math.radians(angles[0]), scale, toward, cfg, offset)
-    best = _misfit(cards, fr, cfg)
-    # A rival direction is taken only when it is better on one count and no worse on the other (not
-    # a trade of one for the other, as the score would): a grid's columns or diagonals can come to
-    # 3/5/5 by chance, but then its cards' second corners lie where no card's could.
-    for angle in angles[1:] if score(best) > 0 else []:
-        trial = _fit_along(cards, math.radians(angle), scale, toward, cfg, offset)
-        m = _misfit(cards, trial, cfg)
-        if m.count <= best.count and m.impossible <= best.impossible and m != best:
-            best, fr = m, trial
-    return fr
+    # The profile's best direction, then its rivals, each read whole and scored as one reading: a
+    # grid's columns or diagonals can come to 3/5/5 by chance, but then its cards' second corners lie
+    # where no card's could (`impossible`, weighed above a row count).
+    tried: list[tuple[float, SeatFrame]] = []
+    for rank, angle in enumerate(angles):
+        fr = _fit_along(cards, math.radians(angle), scale, toward, cfg, offset)
+        tried.append((score(replace(_misfit(cards, fr, cfg), rival=rank > 0)), fr))
+        if tried[0][0] == 0:  # nothing scores lower
+            break
+    return min(tried, key=lambda t: t[0])[1]
 
 
 def _misfit(cards: list[_Card], fr: SeatFrame, cfg: GeometryConfig) -> Hypothesis:
@@ -226,32 +227,48 @@ def _row_spread(fr: SeatFrame) -> float:
 
 def _frame(cards: list[_Card], right: np.ndarray, down: np.ndarray, scale: float, cfg: GeometryConfig,
            sure_side: bool = False, virtual: bool = True, offset: np.ndarray | None = None) -> SeatFrame:
-    """The seat's frame and rows once its side is chosen: anchors, then a 1-D split into rows."""
+    """The seat's frame and rows once its side is chosen: the readings of lowest `score` over the
+    anchor choices (corners as seen; the sure step backs; those and the optional ones, all at once or
+    one at a time while each lowers the score) and, for a whole seat, the split turned slightly.
+
+    Every reading is costed the same way (`Hypothesis`): its distance from 3/5/5 first, then the
+    optional step backs it takes, the sure ones it undoes and how far its split is turned, so a
+    reading departs from the corners' plain evidence only to come closer to 3/5/5."""
     up = -down
     orientation = math.degrees(math.atan2(-up[0], -up[1])) % 360.0  # as datasets.synth: 90 = up is left
 
-    def split(anchors: list[np.ndarray]) -> SeatFrame:
-        return _rows(cards, anchors, right, down, orientation, scale, cfg)
+    def reading(anchors: list[np.ndarray], moves: int, undone: int, turn: float = 0.0) -> _Reading:
+        a = math.radians(turn)
+        rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+        fr = _rows(cards, anchors, rot @ right, rot @ down, orientation, scale, cfg)
+        h = Hypothesis(count=_layout_error(fr), moves=moves, undone=undone, turn=abs(turn))
+        return _Reading(score(h), fr, moves, undone)
 
     as_seen = [_top_left(c, down) for c in cards]
     anchor = list(as_seen)
     optional = _virtual_anchors(cards, anchor, right, down, scale, cfg, sure_side, offset) if virtual else []
-    fr = split(anchor)
-    if optional and _layout_error(fr) > 0:
-        moved = split(_moved(anchor, optional))
-        if _layout_error(moved) < _layout_error(fr):
-            return moved
-        fr = _step_backs_one_by_one(anchor, optional, fr, split)
-    if _layout_error(fr) > 0 and len(cards) == SEAT_SIZE:  # only a whole seat can come to 3/5/5
-        fr = _tilted_rows(cards, fr, orientation, scale, cfg)
-    if _layout_error(fr) > 0 and any(a is not b for a, b in zip(fr.anchors, as_seen, strict=True)):
-        # the corners as seen may split better than after the step backs kept: under a close-up's
-        # perspective a step back learnt on far cards can put a near card onto the next row, and
-        # later moves then build on it
-        seen = split(as_seen)
-        if _layout_error(seen) < _layout_error(fr):
-            return seen
-    return fr
+    sure_moves = sum(a is not b for a, b in zip(anchor, as_seen, strict=True))
+    tried = [reading(anchor, 0, 0)]
+    if optional:
+        tried.append(reading(_moved(anchor, optional), len(optional), 0))
+        tried.append(_step_backs_one_by_one(anchor, optional, tried[0], reading))
+    if sure_moves:
+        tried.append(reading(as_seen, 0, sure_moves))
+    best = min(tried, key=lambda t: t.cost)
+    if _layout_error(best.frame) > 0 and len(cards) == SEAT_SIZE:  # only a whole seat can come to 3/5/5
+        # the turns keep the best reading's anchors, and what they cost
+        tried += [reading(best.frame.anchors, best.moves, best.undone, deg) for deg in cfg.split_turns]
+        best = min(tried, key=lambda t: t.cost)
+    return best.frame
+
+
+class _Reading(NamedTuple):
+    """One reading of a seat's rows in a fixed frame, with its score and the anchor moves it made."""
+
+    cost: float
+    frame: SeatFrame
+    moves: int  # optional step backs taken
+    undone: int  # sure step backs left undone (the corners as seen)
 
 
 def _moved(anchor: list[np.ndarray], moves: list[tuple[int, np.ndarray]]) -> list[np.ndarray]:
@@ -263,49 +280,26 @@ def _moved(anchor: list[np.ndarray], moves: list[tuple[int, np.ndarray]]) -> lis
 
 
 def _step_backs_one_by_one(
-    anchor: list[np.ndarray], optional: list[tuple[int, np.ndarray]], fr: SeatFrame,
-    split: Callable[[list[np.ndarray]], SeatFrame],
-) -> SeatFrame:
-    """The optional step backs one at a time, the move that helps the counts most first, while one
-    helps. Returns the frame of the moves kept."""
-    left = list(optional)
-    while left and (current := _layout_error(fr)) > 0:
-        best = None
-        for n, move in enumerate(left):
-            trial = split(_moved(anchor, [move]))
-            err = _layout_error(trial)
-            if err < current and (best is None or err < best[0]):
-                best = (err, n, trial)
-        if best is None:
+    anchor: list[np.ndarray], optional: list[tuple[int, np.ndarray]], start: _Reading,
+    reading: Callable[[list[np.ndarray], int, int], _Reading],
+) -> _Reading:
+    """The optional step backs added one at a time, the one that lowers the score most first, while
+    one does. Returns the reading of the moves kept."""
+    left, best = list(optional), start
+    while left:
+        made = len(optional) - len(left) + 1
+        trial, n = min(((reading(_moved(anchor, [move]), made, 0), n) for n, move in enumerate(left)),
+                       key=lambda t: t[0].cost)
+        if trial.cost >= best.cost:
             break
-        k, point = left.pop(best[1])
-        anchor = _moved(anchor, [(k, point)])
-        fr = best[2]
-    return fr
+        anchor = _moved(anchor, [left.pop(n)])
+        best = trial
+    return best
 
 
 def _top_left(c: _Card, down: np.ndarray) -> np.ndarray:
     """A card's top-left corner as seen: of its corners, the one nearer the table (smaller `down`)."""
     return min(c.points, key=lambda p: float(p @ down))
-
-
-def _tilted_rows(cards: list[_Card], fr: SeatFrame, orientation: float, scale: float,
-                 cfg: GeometryConfig) -> SeatFrame:
-    """The row split read along a slightly turned direction, when that alone comes closer to 3/5/5.
-
-    Under a close-up's perspective the rows are not parallel: the direction that fits them all best
-    can run one row into the next. Each turn keeps the anchors; the seat's frame stays the fitted one
-    for everything but the split.
-    """
-    best, best_err = fr, _layout_error(fr)
-    for deg in cfg.split_turns:
-        a = math.radians(deg)
-        rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-        trial = _rows(cards, fr.anchors, rot @ fr.right, rot @ fr.down, orientation, scale, cfg)
-        err = _layout_error(trial)
-        if err < best_err:
-            best, best_err = trial, err
-    return best
 
 
 def _rows(cards: list[_Card], anchors: list[np.ndarray], right: np.ndarray, down: np.ndarray,

@@ -21,13 +21,24 @@ class Weights:
 
     count: float = 1.0  # one card more or fewer than its row's 3/5/5 (or its seat's 13)
     stray: float = 1.0  # one card in no seat
-    impossible: float = 1.0  # a two-corner card whose second corner lies where no card's could
+    impossible: float = 2.0  # a two-corner card whose second corner lies where no card's could
     lone: float = 1.0  # a corner left alone where it could pair with a same-named one (`pairs`)
     # a pair whose second corner the next card of its row would lie over (only a row's last card, or
     # a card of a row spread wider than a card, shows it): more likely two copies than one card
     covered: float = 0.2
     # per index height a pair's second corner lies off the deck's corner offset: breaks the last ties
     deviation: float = 0.001
+    # a lone corner stepped back onto a row where its corners alone do not say it belongs (`anchors`):
+    # taken only where it brings the rows closer to 3/5/5
+    moves: float = 0.01
+    # a lone corner left where it was seen though stepping it back puts it on a row line (a sure step
+    # back undone): a close-up's perspective can make a step back learnt on far cards overshoot
+    undone: float = 0.02
+    # per degree a whole seat's split direction is turned from the fitted row direction (rows that
+    # converge under a close-up's perspective)
+    turn: float = 0.001
+    # a row direction other than the projection profile's best peak (a rival peak)
+    rival: float = 0.005
 
 
 WEIGHTS = Weights()
@@ -43,12 +54,17 @@ class Hypothesis:
     lone: int = 0
     covered: int = 0
     deviation: float = 0.0
+    moves: int = 0
+    undone: int = 0
+    turn: float = 0.0
+    rival: bool = False
 
 
 def score(h: Hypothesis, w: Weights = WEIGHTS) -> float:
     """The cost of a reading: lower is better."""
     return (w.count * h.count + w.stray * h.stray + w.impossible * h.impossible + w.lone * h.lone
-            + w.covered * h.covered + w.deviation * h.deviation)
+            + w.covered * h.covered + w.deviation * h.deviation + w.moves * h.moves + w.undone * h.undone
+            + w.turn * h.turn + w.rival * h.rival)
 
 
 def count_error(counts: list[int]) -> int:
