@@ -231,9 +231,20 @@ def export_onnx(model: nn.Module, path: Path, size: int) -> Path:
     return path
 
 
+def load_checkpoint(path: Path) -> tuple[nn.Module, int]:
+    """A checkpoint `save` wrote: its model with its weights, and its crop size. A backbone model is
+    pickled whole, under the module it was trained from (`__main__` of `python -m
+    vision.train_classifier`): load it from that command (`--init`, `--export-only`)."""
+    offline_env()  # a YoloIndexNet checkpoint unpickles Ultralytics layers
+    ckpt = torch.load(path, map_location="cpu", weights_only=False)
+    model = ckpt["model"] if "model" in ckpt else IndexNet(len(CLASSIFIER_NAMES), ckpt["width"])
+    model.load_state_dict(ckpt["state_dict"])
+    return model, int(ckpt["size"])
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--data", type=Path, required=True, help="python -m datasets.crops output (train/val.npz)")
+    p.add_argument("--data", type=Path, help="python -m datasets.crops output (train/val.npz)")
     p.add_argument("--minutes", type=float, default=20.0, help="wall-clock training budget")
     p.add_argument("--steps", type=int, default=0, help="stop after this many steps (0: budget only)")
     p.add_argument("--batch", type=int, default=128)
@@ -249,6 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--factored", action="store_true",
                    help="with --backbone: a rank + suit + class head (`FactoredHead`)")
     p.add_argument("--init", type=Path, default=None, help="warm start from this .pt (a longer run in parts)")
+    p.add_argument("--export-only", action="store_true",
+                   help="write the --init checkpoint's ONNX to --onnx and stop (no data, no training)")
     p.add_argument("--extra", type=Path, action="append", default=[],
                    help="more training crops (e.g. python -m datasets.proposals output); repeat")
     p.add_argument("--extra-val", type=Path, action="append", default=[],
@@ -256,6 +269,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, default=Path("models/index_classifier.pt"))
     p.add_argument("--onnx", type=Path, default=Path("models/index_classifier.onnx"))
     args = p.parse_args(argv)
+    if args.export_only:
+        if args.init is None:
+            p.error("--export-only needs --init (the checkpoint to export)")
+        model, size = load_checkpoint(args.init)
+        export_onnx(model, args.onnx, size)
+        print(f"wrote {args.onnx} from {args.init}")
+        return 0
+    if args.data is None:
+        p.error("--data is required to train")
 
     torch.set_num_threads(args.threads)
     # run 5 fell from ~7 to ~1 step/s late in training (small Adam moments as denormals, it seems);
@@ -278,10 +300,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"note: {size} px crops; the runtime default is {CROP_SIZE}, the ONNX metadata says {size}")
 
     if args.init is not None:
-        ckpt = torch.load(args.init, map_location="cpu", weights_only=False)
-        model = ckpt["model"] if "model" in ckpt else IndexNet(len(CLASSIFIER_NAMES), ckpt["width"])
-        model.load_state_dict(ckpt["state_dict"])
-        args.width = ckpt["width"]
+        model, _ = load_checkpoint(args.init)
+        args.width = torch.load(args.init, map_location="cpu", weights_only=False)["width"]
     elif args.backbone is not None:
         model = YoloIndexNet(args.backbone, factored=args.factored)
     else:

@@ -1,0 +1,44 @@
+"""`python -m vision.train_classifier --export-only`: a checkpoint's ONNX without its training data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+ort = pytest.importorskip("onnxruntime")
+
+from vision.classifier import CLASSIFIER_NAMES  # noqa: E402
+from vision.train_classifier import load_checkpoint, main  # noqa: E402
+
+
+def _crops(path: Path, n: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    np.savez(path, x=rng.integers(0, 256, (n, 56, 56, 3), dtype=np.uint8),
+             y=rng.integers(0, len(CLASSIFIER_NAMES), n), src=np.zeros(n, dtype=np.int64))
+
+
+def test_export_only_writes_the_checkpoints_own_logits(tmp_path: Path) -> None:
+    data = tmp_path / "crops"
+    data.mkdir()
+    _crops(data / "train.npz", 64, 1)
+    _crops(data / "val.npz", 16, 2)
+    pt, first, again = tmp_path / "c.pt", tmp_path / "c.onnx", tmp_path / "again.onnx"
+    assert main(["--data", str(data), "--steps", "2", "--batch", "8", "--width", "8", "--threads", "1",
+                 "--out", str(pt), "--onnx", str(first)]) == 0
+    assert main(["--init", str(pt), "--export-only", "--onnx", str(again)]) == 0
+
+    model, size = load_checkpoint(pt)
+    assert size == 56
+    x = np.random.default_rng(3).random((5, 3, 56, 56), dtype=np.float32)
+    with torch.no_grad():
+        want = model.eval()(torch.from_numpy(x)).numpy()
+    got = ort.InferenceSession(str(again)).run(None, {"crops": x})[0]
+    np.testing.assert_allclose(got, want, atol=1e-4)
+
+
+def test_export_only_needs_a_checkpoint(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit):
+        main(["--export-only", "--onnx", str(tmp_path / "x.onnx")])
