@@ -52,6 +52,10 @@ class GeometryConfig:
     # (but some) stand only if the corners as seen do not read closer to 3/5/5 the other way round
     side_votes: int = 2
     seat_min: int = 5  # fewer cards than this are not a seat (stray cards)
+    # a one-deck seat of fewer cards than this is not read as a hand laid out in rows (a photo of a few
+    # loose cards, each turned its own way): its frame cannot say where a card's second corner must
+    # lie, so its corner pairs stand as paired instead of being split into a card and a copy
+    frame_min_cards: int = 10
     stray_link: float = 12.0  # a card farther than this from any other is a stray, not part of a seat
     seat_cut_candidates: int = 8  # how many of the longest links beyond k-1 a seat cut may use
     seat_size_weight: float = 1.0  # one card off 13 weighs like one index height of link

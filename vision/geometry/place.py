@@ -75,8 +75,11 @@ def _place(
     # diagonal apart: such a "pair" fails this test and is split back into two cards.
     offset = _corner_offset(cards, [(fr, g) for fr, g, _ in frames], scale, cfg)
     for k, (fr, g, centre) in enumerate(frames):
-        if one_deck:  # a card exists once: split a same-card pair only if it cannot be one card
-            _split_impossible(cards, g, fr, cfg)
+        # a card exists once: split a same-card pair only if it cannot be one card, in a frame the
+        # seat's rows fix (a few loose cards have no rows: their pairs' own corners are the evidence)
+        if one_deck:
+            if len(g) >= cfg.frame_min_cards:
+                _split_impossible(cards, g, fr, cfg)
             frames[k] = (fit_rows([cards[i] for i in g], scale, toward(centre), cfg, offset), g, centre)
         else:
             fr = _check_two_deck_pairs(cards, g, fr, offset, cap, scale, toward(centre), cfg)
