@@ -20,6 +20,15 @@ def _crops(path: Path, n: int, seed: int) -> None:
              y=rng.integers(0, len(CLASSIFIER_NAMES), n), src=np.zeros(n, dtype=np.int64))
 
 
+@pytest.fixture
+def denormals_restored():
+    """Training flushes denormals to zero for the whole process (`torch.set_flush_denormal`): later
+    tests (Hypothesis checks subnormal floats) need the IEEE default back."""
+    yield
+    torch.set_flush_denormal(False)
+
+
+@pytest.mark.usefixtures("denormals_restored")
 def test_export_only_writes_the_checkpoints_own_logits(tmp_path: Path) -> None:
     data = tmp_path / "crops"
     data.mkdir()
