@@ -231,15 +231,16 @@ def export_onnx(model: nn.Module, path: Path, size: int) -> Path:
     return path
 
 
-def load_checkpoint(path: Path) -> tuple[nn.Module, int]:
-    """A checkpoint `save` wrote: its model with its weights, and its crop size. A backbone model is
-    pickled whole, under the module it was trained from (`__main__` of `python -m
-    vision.train_classifier`): load it from that command (`--init`, `--export-only`)."""
+def load_checkpoint(path: Path) -> tuple[nn.Module, dict]:
+    """A checkpoint `save` wrote: its model with its weights, and the checkpoint itself (crop `size`,
+    `width`, training `summary` and `history`). A backbone model is pickled whole, under the module
+    it was trained from (`__main__` of `python -m vision.train_classifier`): load it from that
+    command (`--init`, `--export-only`)."""
     offline_env()  # a YoloIndexNet checkpoint unpickles Ultralytics layers
     ckpt = torch.load(path, map_location="cpu", weights_only=False)
     model = ckpt["model"] if "model" in ckpt else IndexNet(len(CLASSIFIER_NAMES), ckpt["width"])
     model.load_state_dict(ckpt["state_dict"])
-    return model, int(ckpt["size"])
+    return model, ckpt
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -272,8 +273,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.export_only:
         if args.init is None:
             p.error("--export-only needs --init (the checkpoint to export)")
-        model, size = load_checkpoint(args.init)
-        export_onnx(model, args.onnx, size)
+        model, ckpt = load_checkpoint(args.init)
+        export_onnx(model, args.onnx, int(ckpt["size"]))
         print(f"wrote {args.onnx} from {args.init}")
         return 0
     if args.data is None:
@@ -300,8 +301,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"note: {size} px crops; the runtime default is {CROP_SIZE}, the ONNX metadata says {size}")
 
     if args.init is not None:
-        model, _ = load_checkpoint(args.init)
-        args.width = torch.load(args.init, map_location="cpu", weights_only=False)["width"]
+        model, ckpt = load_checkpoint(args.init)
+        args.width = ckpt["width"]
     elif args.backbone is not None:
         model = YoloIndexNet(args.backbone, factored=args.factored)
     else:

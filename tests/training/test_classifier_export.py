@@ -39,8 +39,8 @@ def test_export_only_writes_the_checkpoints_own_logits(tmp_path: Path) -> None:
                  "--out", str(pt), "--onnx", str(first)]) == 0
     assert main(["--init", str(pt), "--export-only", "--onnx", str(again)]) == 0
 
-    model, size = load_checkpoint(pt)
-    assert size == 56
+    model, ckpt = load_checkpoint(pt)
+    assert ckpt["size"] == 56
     x = np.random.default_rng(3).random((5, 3, 56, 56), dtype=np.float32)
     with torch.no_grad():
         want = model.eval()(torch.from_numpy(x)).numpy()
