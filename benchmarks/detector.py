@@ -9,8 +9,8 @@ Box mAP50 is computed with a low confidence threshold (as detectors are usually 
 at the detector's operating threshold; "as read" is the cards a player is shown once the geometry
 has placed them (seats and orphans), from the sure reads alone and with the unsure ones it may take.
 
-The detector is the shipped pair: the one-class index finder and the index classifier that names
-its proposals (`vision.detector`); `--classifier-model` measures another classifier with the finder.
+The detector is the shipped one: the one-class index finder and the namer of its proposals
+(`vision.detector`); `--classifier-model` measures another namer (a file, or a committee a.onnx+b.onnx).
 `--regions off` reads every photo whole instead of only its parts with detail (`vision.regions`).
 """
 
@@ -26,7 +26,6 @@ from tqdm import tqdm
 
 from benchmarks.metrics import BoxMAP, CardScore, IndexScore
 from datasets.fingerprint import generator_fingerprint
-from vision.classifier import DEFAULT_CLASSIFIER
 from vision.detector import DEFAULT_BOX_CONF, DEFAULT_CONF, DEFAULT_UNSURE_CONF, Detector
 from vision.geometry import read_table
 from vision.regions import RegionConfig
@@ -114,7 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--synth", type=int, default=100, help="held-out generated photos (0 to skip)")
     p.add_argument("--synth-seed", type=int, default=90210)
     p.add_argument("--real", default="test,finetune", help="real halves to measure ('' for none)")
-    p.add_argument("--classifier-model", default=str(DEFAULT_CLASSIFIER))
+    p.add_argument("--classifier-model", default="auto",
+                   help="the namer: an ONNX file or a committee a.onnx+b.onnx (default: the model's own)")
     p.add_argument("--box-conf", type=float, default=DEFAULT_BOX_CONF,
                    help="the index finder's box threshold (vision.proposer)")
     p.add_argument("--bg-drop", type=float, default=0.5, help="drop boxes the classifier calls background")
@@ -127,7 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     # read down to 0.01 so the box mAP sees the low-confidence reads; card level filters at `conf`
     det = Detector(args.model, conf=0.01, classifier=args.classifier_model, box_conf=args.box_conf,
                    bg_drop=args.bg_drop, regions=regions)
-    print(f"model {det.model_path}  operating conf {conf}  classifier {args.classifier_model}  "
+    namer = "+".join(str(p) for p in det.classifier.model_paths)
+    print(f"model {det.model_path}  operating conf {conf}  classifier {namer}  "
           f"regions {args.regions}")
     sets: list[tuple[str, list]] = []
     try:

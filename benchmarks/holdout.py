@@ -41,6 +41,7 @@ from datasets.synth.holdout import Split
 from datasets.synth.scene import generate
 from datasets.synth.writer import write_scene
 from vision.classes import CLASS_NAMES
+from vision.classifier import namer_paths
 from vision.detector import Detector, get_detector
 from vision.geometry import GeometryConfig, read_table
 from vision.types import TableRead
@@ -160,8 +161,8 @@ def main(argv: list[str] | None = None) -> int:
                     "0.6,0.4 (default: the detector's)")
     ap.add_argument("--unsure", default="", help="the floors of the unsure reads to compare, e.g. 0.25,0.6 "
                     "(0.6, the threshold itself: none; default: the detector's)")
-    ap.add_argument("--classifier", default="", help="index classifiers (ONNX) to compare, comma-separated "
-                    "(default: the detector's own)")
+    ap.add_argument("--classifier", default="", help="namers to compare, comma-separated, each an ONNX "
+                    "file or a committee a.onnx+b.onnx (default: the detector's own)")
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     args = ap.parse_args(argv)
     splits = [Split(s) for s in args.splits.split(",") if s]
@@ -171,8 +172,11 @@ def main(argv: list[str] | None = None) -> int:
     namers = [c for c in args.classifier.split(",") if c] or [base.classifier]
     confs = [float(c) for c in args.conf.split(",") if c] or [base.conf]
     floors = [float(u) for u in args.unsure.split(",") if u] or [base.unsure_conf]
+    def label(n) -> str:
+        return "+".join(f.stem for f in namer_paths(n)) if args.classifier else ""
+
     readers = {"": base} if not (args.classifier or args.conf or args.unsure) else {
-        f" {Path(str(n)).stem if args.classifier else ''} conf {c} unsure {u}": Detector(
+        f" {label(n)} conf {c} unsure {u}": Detector(
             session=base.proposer.session, classifier=n, conf=c, unsure_conf=u)
         for n in namers for c in confs for u in floors}
     for s in splits:

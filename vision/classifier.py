@@ -11,6 +11,14 @@ to `CROP_SIZE`; whatever falls outside the image is filled with grey (114, like 
 
 The ONNX model takes `crops` N x 3 x S x S float32 RGB in 0..1 and returns N x 55 logits; its
 metadata holds `names` (the 55 class names, background last) and `crop_size`.
+
+The namer may be a committee of such models (`IndexClassifier([a, b])`, or "a.onnx+b.onnx" where a
+file is named): the first reads every crop, the others only the crops it reads as a possible index
+and is unsure of (`IndexClassifier.probabilities`; about one proposal in six on a table photo), and
+there the reads are combined as a normalised geometric mean. Two nets trained apart make different
+mistakes, and most proposals are background or an index that one read settles, so the second opinion
+costs less than re-reading those crops at two more crop contexts, which is what a single net does.
+The shipped committee is `NAMER_FILES` beside the detector's model.
 """
 
 from __future__ import annotations
@@ -31,12 +39,15 @@ CONTEXT = 0.15  # of the box's longer side, added on each side: the glyph edges 
 BACKGROUND = "bg"
 CLASSIFIER_NAMES: tuple[str, ...] = (*CLASS_NAMES, BACKGROUND)
 FILL = (114, 114, 114)
-REFINE_CONTEXTS = (0.1, 0.2)  # second and third reads of a likely index (see `probabilities`)
-REFINE_BELOW_BG = 0.5
-REFINE_BELOW_TOP = 0.9  # ... and only while its first read is unsure (no card as likely as this)
+REFINE_CONTEXTS = (0.1, 0.2)  # a single net's second and third reads of a likely index (`probabilities`)
+REFINE_BELOW_BG = 0.5  # a second read for a crop this unlike background ...
+REFINE_BELOW_TOP = 0.9  # ... whose first read is unsure (no card as likely as this)
 
-DEFAULT_CLASSIFIER = Path(__file__).resolve().parent.parent / "models" / "index_classifier.onnx"
-CLASSIFIER_ENV = "CARDS_CLASSIFIER"  # another classifier file instead of the one beside the model
+
+#: The shipped namer: the first reads every crop, the second re-reads the possible indices.
+NAMER_FILES = ("index_classifier.onnx", "index_classifier_2.onnx")
+DEFAULT_NAMERS = tuple(Path(__file__).resolve().parent.parent / "models" / name for name in NAMER_FILES)
+CLASSIFIER_ENV = "CARDS_CLASSIFIER"  # another namer instead of the one beside the model ("a+b": a committee)
 
 
 def crop_matrix(box: Sequence[float], size: int = CROP_SIZE, context: float = CONTEXT) -> np.ndarray:
@@ -103,58 +114,100 @@ def softmax(x: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
-def resolve_classifier(option: str | Path, model_path: Path | None = None) -> Path | None:
-    """Which classifier file a detector uses (the caller says what a missing file means).
+def namer_paths(option: str | Path | Sequence[str | Path]) -> tuple[Path, ...]:
+    """The files of a namer given as one path, "a.onnx+b.onnx" (a committee) or a sequence of paths.
 
-    - a path: that file.
-    - "auto": `$CARDS_CLASSIFIER` when set, else `index_classifier.onnx` beside the detector's own
-      model file when there is one (else None). A classifier is paired with the detector it sits
-      beside, so a detector loaded from elsewhere (a test fixture, a candidate checkpoint) is not
-      silently combined with an unrelated classifier.
+    >>> [p.name for p in namer_paths("models/a.onnx+models/b.onnx")]
+    ['a.onnx', 'b.onnx']
+    """
+    if isinstance(option, (str, Path)):
+        return tuple(Path(part) for part in str(option).split("+"))
+    return tuple(Path(p) for p in option)
+
+
+def resolve_classifier(option: str | Path, model_path: Path | None = None) -> tuple[Path, ...] | None:
+    """Which namer files a detector uses (the caller says what a missing file means).
+
+    - a path, or "a.onnx+b.onnx": those files (`namer_paths`).
+    - "auto": `$CARDS_CLASSIFIER` when set, else the `NAMER_FILES` beside the detector's own model
+      file that exist, when the first of them does (else None). A namer is paired with the detector
+      it sits beside, so a detector loaded from elsewhere (a test fixture, a candidate checkpoint) is
+      not silently combined with an unrelated namer.
     """
     if str(option) != "auto":
-        return Path(option)
+        return namer_paths(option)
     env = os.environ.get(CLASSIFIER_ENV, "")
     if env:
-        return Path(env)
+        return namer_paths(env)
     if model_path is None:
         return None
-    sibling = Path(model_path).parent / DEFAULT_CLASSIFIER.name
-    return sibling if sibling.exists() else None
+    siblings = [Path(model_path).parent / name for name in NAMER_FILES]
+    if not siblings[0].exists():
+        return None
+    return tuple(p for p in siblings if p.exists())
+
+
+def _open_session(path: Path, threads: int):
+    if not path.exists():
+        raise FileNotFoundError(f"index classifier not found: {path}")
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    check_int8(session, path)
+    return session
+
+
+def geometric_mean(probs: Sequence[np.ndarray]) -> np.ndarray:
+    """Row-wise normalised geometric mean of several N x C probability arrays (a committee's read).
+
+    >>> geometric_mean([np.array([[0.8, 0.2]]), np.array([[0.2, 0.8]])]).round(2).tolist()
+    [[0.5, 0.5]]
+    """
+    logs = sum(np.log(np.clip(p.astype(np.float64), 1e-12, 1.0)) for p in probs) / len(probs)
+    e = np.exp(logs - logs.max(axis=1, keepdims=True))
+    return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
 
 
 class IndexClassifier:
-    """Reads the card of each box from its crop; create once (the ONNX session loads once).
+    """Reads the card of each box from its crop; create once (the ONNX sessions load once).
 
-    `session` may be any object with onnxruntime's `get_inputs()` / `run()` (tests pass fakes).
+    `model` is one ONNX file or a committee (several, or "a.onnx+b.onnx"; see the module's
+    docstring); by default the shipped committee (`DEFAULT_NAMERS`). `session` may be any object
+    with onnxruntime's `get_inputs()` / `run()`, or a sequence of them for a committee (tests pass
+    fakes).
     """
 
-    def __init__(self, model: str | Path | None = None, *, session=None, threads: int = 2, batch: int = 256):
+    def __init__(self, model: str | Path | Sequence[str | Path] | None = None, *, session=None,
+                 threads: int = 2, batch: int = 256):
         if session is None:
-            path = Path(model or DEFAULT_CLASSIFIER)
-            if not path.exists():
-                raise FileNotFoundError(f"index classifier not found: {path}")
-            import onnxruntime as ort
-
-            opts = ort.SessionOptions()
-            opts.intra_op_num_threads = threads
-            opts.inter_op_num_threads = 1
-            session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-            check_int8(session, path)
-            self.model_path: Path | None = path
+            self.model_paths: tuple[Path, ...] = namer_paths(model or DEFAULT_NAMERS)
+            # the other members read few crops, on the calling thread alone: a second session's thread
+            # pool spins against the first's, and on two cores both then read ~1.4x slower
+            self.sessions = [_open_session(p, threads if k == 0 else 1)
+                             for k, p in enumerate(self.model_paths)]
         else:
-            self.model_path = None
-        self.session = session
-        inp = session.get_inputs()[0]
-        self.input_name = inp.name
-        size = inp.shape[-1]
-        self.names, meta_size = self._metadata(session)
-        self.size = int(size) if isinstance(size, int) else (meta_size or CROP_SIZE)
+            self.model_paths = ()
+            self.sessions = list(session) if isinstance(session, (list, tuple)) else [session]
+        self.names, self.size = self._spec(self.sessions[0])
         self.context = CONTEXT
         self.refine_contexts: tuple[float, ...] = REFINE_CONTEXTS
         self.batch = batch
         if list(self.names[:-1]) != list(CLASS_NAMES) or self.names[-1] != BACKGROUND:
             raise ValueError("index classifier classes are not CLASS_NAMES + background")
+        for k, other in enumerate(self.sessions[1:], 1):
+            if self._spec(other) != (self.names, self.size):
+                where = self.model_paths[k] if self.model_paths else f"member {k}"
+                raise ValueError(f"namer {where} does not read the first member's classes at its crop size")
+
+    @classmethod
+    def _spec(cls, session) -> tuple[tuple[str, ...], int]:
+        """A model's class names and crop size (its input's fixed side, else its metadata's)."""
+        names, meta_size = cls._metadata(session)
+        side = session.get_inputs()[0].shape[-1]
+        return names, int(side) if isinstance(side, int) else (meta_size or CROP_SIZE)
 
     @staticmethod
     def _metadata(session) -> tuple[tuple[str, ...], int | None]:
@@ -170,26 +223,36 @@ class IndexClassifier:
         """N x 55 softmax probabilities (background last) for xyxy `boxes` in `image` pixels.
 
         Boxes that may be an index (P(background) < `REFINE_BELOW_BG`) and whose first read is unsure
-        (top card < `REFINE_BELOW_TOP`) are read again from crops with a little less and a little
-        more context (`REFINE_CONTEXTS`) and the probabilities averaged: the detector's box is never
+        (top card < `REFINE_BELOW_TOP`) get a second read. A committee's other members read the same
+        crops, and the reads are combined as a normalised geometric mean: two nets trained apart make
+        different mistakes. A single net reads them again from crops with a little less and a little
+        more context (`REFINE_CONTEXTS`), the probabilities averaged: the detector's box is never
         exact, and one crop whose edge cuts a stroke can flip a rank. Most proposals are plain
-        background or read surely the first time and are read once (run 10 on the decision sets:
-        re-reading every likely index instead gave the same cards, for ~40% more classifier time).
+        background or read surely the first time and are read once.
         """
         if len(boxes) == 0:
             return np.zeros((0, len(self.names)), np.float32)
-        p = self._run(image, boxes, self.context)
-        if self.refine_contexts:
-            idx = np.flatnonzero((p[:, -1] < REFINE_BELOW_BG) & (p[:, :-1].max(1) < REFINE_BELOW_TOP))
-            if len(idx):
-                more = [self._run(image, boxes[idx], c) for c in self.refine_contexts]
-                p[idx] = (p[idx] + sum(more)) / (1 + len(more))
+        crops = self._crops(image, boxes, self.context)
+        p = self._member(self.sessions[0], crops)
+        idx = np.flatnonzero((p[:, -1] < REFINE_BELOW_BG) & (p[:, :-1].max(1) < REFINE_BELOW_TOP))
+        if len(idx) == 0:
+            return p
+        if len(self.sessions) > 1:
+            some = [crops[i] for i in idx]
+            p[idx] = geometric_mean([p[idx], *(self._member(s, some) for s in self.sessions[1:])])
+        elif self.refine_contexts:
+            more = [self._member(self.sessions[0], self._crops(image, boxes[idx], c))
+                    for c in self.refine_contexts]
+            p[idx] = (p[idx] + sum(more)) / (1 + len(more))
         return p
 
-    def _run(self, image: np.ndarray, boxes: np.ndarray, context: float) -> np.ndarray:
-        crops = [crop_box(image, b, self.size, context) for b in boxes]
+    def _crops(self, image: np.ndarray, boxes: np.ndarray, context: float) -> list[np.ndarray]:
+        return [crop_box(image, b, self.size, context) for b in boxes]
+
+    def _member(self, session, crops: list[np.ndarray]) -> np.ndarray:
         out = []
+        name = session.get_inputs()[0].name
         for i in range(0, len(crops), self.batch):
-            logits = self.session.run(None, {self.input_name: crops_to_blob(crops[i : i + self.batch])})[0]
+            logits = session.run(None, {name: crops_to_blob(crops[i : i + self.batch])})[0]
             out.append(softmax(np.asarray(logits, np.float64)))
         return np.concatenate(out).astype(np.float32)

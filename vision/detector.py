@@ -2,9 +2,10 @@
 
 1. `vision.proposer`: the one-class index finder (`models/cards.onnx`, cut for whole photos) reads
    the working photo's parts with detail and proposes boxes down to a very low score (`box_conf`).
-2. `vision.classifier`: the index classifier (`models/index_classifier.onnx`, or `$CARDS_CLASSIFIER`)
-   reads each proposal from its own crop: one of the 54 cards, or background. Background is dropped,
-   the operating threshold `conf` applies to P(card), and two reads of one index become one.
+2. `vision.classifier`: the namer (`models/index_classifier.onnx`, with `index_classifier_2.onnx` as a
+   second opinion on its unsure reads; or `$CARDS_CLASSIFIER`) reads each proposal from its own crop:
+   one of the 54 cards, or background. Background is dropped, the operating threshold `conf` applies
+   to P(card), and two reads of one index become one.
 
 The finder only knows where an index is, so the classifier is not optional: a detector without one
 is refused (`ModelMissingError`). Proposals alone, without names, are `vision.proposer.Proposer`
@@ -145,15 +146,16 @@ def _load_classifier(option: str | Path | IndexClassifier, model_path: Path | No
                      threads: int) -> IndexClassifier:
     if isinstance(option, IndexClassifier):
         return option
-    path = resolve_classifier(option, model_path)
-    if path is None:
+    paths = resolve_classifier(option, model_path)
+    if paths is None:
         raise ModelMissingError(
             f"no index classifier for {model_path or 'the detector model'}: the one-class detector needs "
             f"it to name the cards (index_classifier.onnx beside the model, or ${CLASSIFIER_ENV})")
-    if not path.exists():
-        raise ModelMissingError(f"index classifier not found: {path} (${CLASSIFIER_ENV} names its file; "
-                                f"the detector cannot name cards without it)")
-    return IndexClassifier(path, threads=threads)
+    for path in paths:
+        if not path.exists():
+            raise ModelMissingError(f"index classifier not found: {path} (${CLASSIFIER_ENV} names its "
+                                    f"files; the detector cannot name cards without it)")
+    return IndexClassifier(paths, threads=threads)
 
 
 class Detector:

@@ -53,8 +53,8 @@ def test_classifier_quantises_and_still_reads(tmp_path):
     out = quantize_classifier(tiny, tmp_path / "q.onnx", [tmp_path / "c.npz"], [48])
     f, q = IndexClassifier(tiny), IndexClassifier(out)
     assert q.size == f.size == 40
-    pf = f.session.run(None, {f.input_name: crops_to_blob(list(x))})[0]
-    pq = q.session.run(None, {q.input_name: crops_to_blob(list(x))})[0]
+    pf = f.sessions[0].run(None, {"crops": crops_to_blob(list(x))})[0]
+    pq = q.sessions[0].run(None, {"crops": crops_to_blob(list(x))})[0]
     assert (pf.argmax(1) == pq.argmax(1)).mean() > 0.9
     assert onnx.load(str(out)).metadata_props  # names and crop size travel with the model
 

@@ -26,6 +26,7 @@ from vision.classifier import (
     IndexClassifier,
     crop_box,
     crop_matrix,
+    geometric_mean,
     resolve_classifier,
 )
 
@@ -109,12 +110,70 @@ def test_resolve_classifier(tmp_path, monkeypatch):
     monkeypatch.delenv("CARDS_CLASSIFIER", raising=False)
     model = tmp_path / "cards.onnx"
     assert resolve_classifier("auto", model) is None
+    (tmp_path / "index_classifier_2.onnx").write_bytes(b"x")
+    assert resolve_classifier("auto", model) is None  # a second opinion alone is no namer
     (tmp_path / "index_classifier.onnx").write_bytes(b"x")
-    assert resolve_classifier("auto", model) == tmp_path / "index_classifier.onnx"
+    assert resolve_classifier("auto", model) == (tmp_path / "index_classifier.onnx",
+                                                 tmp_path / "index_classifier_2.onnx")
+    (tmp_path / "index_classifier_2.onnx").unlink()
+    assert resolve_classifier("auto", model) == (tmp_path / "index_classifier.onnx",)
     assert resolve_classifier("auto", None) is None  # a fake session is never paired
-    assert resolve_classifier(TINY, model) == TINY
+    assert resolve_classifier(TINY, model) == (TINY,)
+    assert resolve_classifier(f"{TINY}+{tmp_path / 'b.onnx'}", model) == (TINY, tmp_path / "b.onnx")
     monkeypatch.setenv("CARDS_CLASSIFIER", str(TINY))
-    assert resolve_classifier("auto", model) == TINY
+    assert resolve_classifier("auto", model) == (TINY,)
+
+
+class _ColourSession:
+    """A fake member: each crop's probabilities chosen by its colour (red, blue, else white), and a
+    count of the crops it was asked to read."""
+
+    def __init__(self, red: dict[str, float], size: int = 40):
+        self.red, self.size, self.read = red, size, 0
+
+    def get_inputs(self):
+        return [SimpleNamespace(name="crops", shape=["batch", 3, self.size, self.size])]
+
+    def get_modelmeta(self):
+        return SimpleNamespace(custom_metadata_map={"names": repr(list(CLASSIFIER_NAMES))})
+
+    def run(self, _names, feeds):
+        blob = feeds["crops"]
+        self.read += len(blob)
+        out = np.full((len(blob), len(CLASSIFIER_NAMES)), 1e-6)
+        for row, crop in zip(out, blob, strict=True):
+            b = crop[2].mean()  # RGB planes
+            probs = self.red if b < 0.95 else {"bg": 1.0}  # any red in the crop
+            for name, v in probs.items():
+                row[CLASSIFIER_NAMES.index(name)] = v
+        return [np.log(out)]
+
+
+def test_a_committee_second_member_reads_only_possible_indices():
+    """The first member reads both crops; the second only the red one (the white one is surely
+    background), and there the read is the two members' normalised geometric mean."""
+    first = _ColourSession({"Ah": 0.6, "As": 0.4})
+    second = _ColourSession({"Ah": 0.1, "As": 0.9})
+    clf = IndexClassifier(session=[first, second])
+    img = np.full((100, 200, 3), 255, np.uint8)
+    img[20:60, 20:40] = (0, 0, 255)  # red (BGR)
+    p = clf.probabilities(img, np.array([[20, 20, 40, 60], [120, 20, 140, 60]], float))
+    assert (first.read, second.read) == (2, 1)
+    ah, as_ = np.sqrt(0.6 * 0.1), np.sqrt(0.4 * 0.9)
+    assert p[0, CLASSIFIER_NAMES.index("As")] == pytest.approx(as_ / (ah + as_), abs=1e-4)
+    assert CLASSIFIER_NAMES[int(p[1].argmax())] == "bg" and p[1, -1] == pytest.approx(1.0, abs=1e-4)
+
+
+def test_a_committee_member_at_another_crop_size_is_refused():
+    with pytest.raises(ValueError, match="member 1"):
+        IndexClassifier(session=[_ColourSession({}), _ColourSession({}, size=56)])
+
+
+def test_geometric_mean_of_one_read_is_that_read():
+    p = np.array([[0.7, 0.2, 0.1], [0.1, 0.1, 0.8]], np.float32)
+    assert np.allclose(geometric_mean([p]), p, atol=1e-6)
+    assert np.allclose(geometric_mean([p, p[:, ::-1]]), [[0.363, 0.274, 0.363], [0.425, 0.150, 0.425]],
+                       atol=0.002)
 
 
 # -- the crop dataset ------------------------------------------------------------------------------

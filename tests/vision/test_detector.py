@@ -307,7 +307,7 @@ def test_the_onnx_stand_in_loads_with_the_classifier_from_the_environment(monkey
     8 x 8 cell, so a square comes out as a few reads, each centred on the square and named right."""
     monkeypatch.setenv("CARDS_CLASSIFIER", str(TINY_CLS))
     det = Detector(TINY_DET)
-    assert det.classifier.model_path == TINY_CLS and det.proposer.strides == (8, 16, 32)
+    assert det.classifier.model_paths == (TINY_CLS,) and det.proposer.strides == (8, 16, 32)
     squares = [(48, 96, 32, "Ah"), (200, 96, 32, "As")]
     dets = det.detect(paint(640, 480, squares))
 

@@ -62,10 +62,10 @@ def test_vnni_is_read_from_the_cpu_flags(tmp_path, monkeypatch):
 
 def test_the_shipped_models_say_their_weights_are_uint8():
     onnx = pytest.importorskip("onnx")
-    from vision.classifier import DEFAULT_CLASSIFIER
+    from vision.classifier import DEFAULT_NAMERS
     from vision.detector import DEFAULT_MODEL
 
-    for model in (DEFAULT_MODEL, DEFAULT_CLASSIFIER):
+    for model in (DEFAULT_MODEL, *DEFAULT_NAMERS):
         notes = [p.value for p in onnx.load(str(model)).metadata_props if p.key == "quantization"]
         assert notes and STORED_UINT8 in notes[0]
 

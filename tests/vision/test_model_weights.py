@@ -12,7 +12,7 @@ import pytest
 onnx = pytest.importorskip("onnx")
 from onnx import numpy_helper  # noqa: E402
 
-from vision.classifier import DEFAULT_CLASSIFIER  # noqa: E402
+from vision.classifier import DEFAULT_NAMERS  # noqa: E402
 from vision.detector import DEFAULT_MODEL  # noqa: E402
 
 TINY = Path(__file__).parent.parent / "data" / "vision" / "tiny_cls.onnx"
@@ -26,7 +26,7 @@ def _weight_types(path: Path) -> set[int]:
             if n.op_type == "DequantizeLinear" and n.input[0] in inits}
 
 
-@pytest.mark.parametrize("model", [DEFAULT_MODEL, DEFAULT_CLASSIFIER])
+@pytest.mark.parametrize("model", [DEFAULT_MODEL, *DEFAULT_NAMERS])
 def test_shipped_models_store_no_int8_weights(model):
     kinds = _weight_types(model)  # int32: the biases
     assert onnx.TensorProto.UINT8 in kinds and onnx.TensorProto.INT8 not in kinds
