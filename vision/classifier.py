@@ -14,7 +14,7 @@ metadata holds `names` (the 55 class names, background last) and `crop_size`.
 
 The namer may be a committee of such models (`IndexClassifier([a, b])`, or "a.onnx+b.onnx" where a
 file is named): the first reads every crop, the others only the crops it reads as a possible index
-and is unsure of (`IndexClassifier.probabilities`; about one proposal in six on a table photo), and
+and is unsure of (`IndexClassifier.probabilities`; about one proposal in five on a table photo), and
 there the reads are combined as a normalised geometric mean. Two nets trained apart make different
 mistakes, and most proposals are background or an index that one read settles, so the second opinion
 costs less than re-reading those crops at two more crop contexts, which is what a single net does.

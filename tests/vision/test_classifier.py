@@ -164,6 +164,18 @@ def test_a_committee_second_member_reads_only_possible_indices():
     assert CLASSIFIER_NAMES[int(p[1].argmax())] == "bg" and p[1, -1] == pytest.approx(1.0, abs=1e-4)
 
 
+def test_a_single_net_reads_its_unsure_crops_again_at_two_more_contexts():
+    """Without a second opinion the unsure red crop is cut twice more (`REFINE_CONTEXTS`) and read
+    again; the surely-background white one is read once."""
+    only = _ColourSession({"Ah": 0.6, "As": 0.4})
+    clf = IndexClassifier(session=only)
+    img = np.full((100, 200, 3), 255, np.uint8)
+    img[20:60, 20:40] = (0, 0, 255)
+    p = clf.probabilities(img, np.array([[20, 20, 40, 60], [120, 20, 140, 60]], float))
+    assert only.read == 2 + len(clf.refine_contexts) == 4
+    assert p[0, CLASSIFIER_NAMES.index("Ah")] == pytest.approx(0.6, abs=1e-4)
+
+
 def test_a_committee_member_at_another_crop_size_is_refused():
     with pytest.raises(ValueError, match="member 1"):
         IndexClassifier(session=[_ColourSession({}), _ColourSession({}, size=56)])
