@@ -36,11 +36,11 @@ def fix_with_deck(
 
     Only runs when the top classes conflict; then one assignment maximises the summed log scores,
     so a card keeps its top class unless another card has a stronger claim to it. `overfull` lists
-    the seats of more than 13 cards (their cards' ids, and how many over): each may give up that many
-    of its cards as false reads (a half box on an index, a glyph in the card art), at the cost of a
-    rename to a card of score `false_read_below`. So of two reads of one card, the one that makes a
-    seat 14 is left out rather than the other renamed to something unlikely; a seat of 13 or fewer
-    gives up nothing.
+    the seats that may give up cards as false reads (their cards' ids, and how many): a seat of more
+    than 13 its extra ones (a half box on an index, a glyph in the card art), a seat of a few loose
+    cards any (`read._false_read_slots`), each at the cost of a rename to a card of score
+    `false_read_below`. So of two reads of one card, the one that makes a seat 14 is left out rather
+    than the other renamed to something unlikely; a hand of 13 or fewer gives up nothing.
     """
     cap = deck_capacity(deck)
     counts = Counter(c.card for c in cards)

@@ -17,7 +17,7 @@ import numpy as np
 from ..types import Detection, Problem, ReadCard, SeatRead, TableRead
 from .config import SEAT_SIZE, GeometryConfig, name_rows
 from .corners import index_scale, merge_corners
-from .deck import _fill_by_elimination, _leave_out_false_reads, fix_with_deck
+from .deck import _fill_by_elimination, _leave_out_false_reads, fix_with_deck, one_copy_each
 from .fill import fill_from_unsure, row_hit
 from .parts import SeatFrame, _Card
 from .place import _place, _Placement
@@ -44,10 +44,8 @@ def read_table(
     cards, frames, deck = best.cards, best.frames, best.deck
     fill_from_unsure(cards, frames, unsure or [], cfg)
     live = [c for c in cards if not c.gone]
-    overfull = [(ids, len(ids) - SEAT_SIZE) for _, g, _ in frames
-                if len(ids := {id(cards[i]) for i in g if not cards[i].gone}) > SEAT_SIZE]
-    changed, false = (fix_with_deck(live, deck, overfull, cfg.false_read_below) if cfg.fix_with_deck
-                      else ([], []))
+    changed, false = (fix_with_deck(live, deck, _false_read_slots(cards, frames, deck, cfg),
+                                    cfg.false_read_below) if cfg.fix_with_deck else ([], []))
     orphans = _attach_strays(cards, frames, best.strays, scale, cfg)
     centre = best.table_centre if best.table_centre is not None else np.zeros(2)
     order = _seat_order([f[2] for f in frames], centre)
@@ -64,6 +62,24 @@ def read_table(
         problems.append(Problem("orphan", f"{rc.card} lies outside every seat", card=rc.card))
     orphan_reads += [c.read() for c, _ in left_out]  # as read, still shown (the app can put it back)
     return TableRead(seat_reads, problems, orphan_reads, width, height)
+
+
+def _false_read_slots(
+    cards: list[_Card], frames: list[tuple[SeatFrame, list[int], np.ndarray]], deck: int, cfg: GeometryConfig,
+) -> list[tuple[set[int], int]]:
+    """The seats that may give up cards as false reads (`fix_with_deck`), by their cards' ids, and how
+    many: a seat of more than 13 its extra ones; with one deck, a seat of a few loose cards (fewer than
+    `frame_min_cards`) any of them. Loose cards are no hand, so no card is missing from them: a second
+    read of a card there is that card seen twice (two corners too far apart to pair, two boxes on one
+    index), not a misread of a card that is not seen."""
+    slots = []
+    for _, g, _ in frames:
+        ids = {id(cards[i]) for i in g if not cards[i].gone}
+        if len(ids) > SEAT_SIZE:
+            slots.append((ids, len(ids) - SEAT_SIZE))
+        elif one_copy_each(deck) and len(ids) < cfg.frame_min_cards:
+            slots.append((ids, len(ids)))
+    return slots
 
 
 def _best_placement(
