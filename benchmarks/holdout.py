@@ -50,21 +50,24 @@ REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "cache" / "bench"
 
 
-def _render(job: tuple[str, int, int, int, str]) -> None:
-    out, seed, index, size, split = job
+def _render(job: tuple[str, int, int, int, str, str]) -> None:
+    out, seed, index, size, split, kind = job
     name = f"{index:06d}"
     if (Path(out) / "meta" / f"{name}.json").exists():
         return
-    scene = generate(seed, index, size=size, kind="table", split=Split(split), n_seats=4)
+    scene = generate(seed, index, size=size, kind=kind, split=Split(split),
+                     n_seats=4 if kind == "table" else None)
     write_scene(Path(out), name, scene)
 
 
-def render(split: Split, n: int, seed: int, size: int, workers: int) -> Path:
-    """The split's photos, rendered once into ``cache/bench`` (named by the generator's fingerprint)."""
-    out = BENCH / f"holdout-{split.value}-{seed}-{n}-{size}-g{generator_fingerprint()}"
-    jobs = [(str(out), seed, i, size, split.value) for i in range(n)]
+def render(split: Split, n: int, seed: int, size: int, workers: int, kind: str = "table") -> Path:
+    """The split's photos, rendered once into ``cache/bench`` (named by the generator's fingerprint):
+    four-seat tables, or scenes of another `datasets.synth.scene` kind."""
+    prefix = "holdout" if kind == "table" else kind
+    out = BENCH / f"{prefix}-{split.value}-{seed}-{n}-{size}-g{generator_fingerprint()}"
+    jobs = [(str(out), seed, i, size, split.value, kind) for i in range(n)]
     with Pool(workers) as pool:
-        list(tqdm(pool.imap(_render, jobs), total=n, desc=f"render {split.value}", unit="photo"))
+        list(tqdm(pool.imap(_render, jobs), total=n, desc=f"render {kind} {split.value}", unit="photo"))
     return out
 
 
