@@ -106,14 +106,20 @@ def quiet(page: Any) -> None:
 
 
 def totals(page: Any) -> dict[str, str]:
+    """Each player's total as the page shows it, once every player's metric is drawn (on a loaded
+    machine the metrics appear one by one)."""
     metrics = page.locator('[data-testid="stMetric"]')
     metrics.first.wait_for(timeout=60_000)
-    seen: dict[str, str] = {}
-    for m in metrics.all():
-        label = m.locator('[data-testid="stMetricLabel"]').inner_text().strip()
-        value = m.locator('[data-testid="stMetricValue"]').inner_text().strip()
-        seen.setdefault(label, value)
-    return {k: seen.get(k, "") for k in EXPECTED}
+    deadline = time.monotonic() + 30
+    while True:
+        seen: dict[str, str] = {}
+        for m in metrics.all():
+            label = m.locator('[data-testid="stMetricLabel"]').inner_text().strip()
+            value = m.locator('[data-testid="stMetricValue"]').inner_text().strip()
+            seen.setdefault(label, value)
+        if all(k in seen for k in EXPECTED) or time.monotonic() > deadline:
+            return {k: seen.get(k, "") for k in EXPECTED}
+        page.wait_for_timeout(300)
 
 
 def settled(page: Any) -> dict[str, str]:
