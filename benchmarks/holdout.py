@@ -27,6 +27,7 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from multiprocessing import Pool
 from pathlib import Path
@@ -129,15 +130,21 @@ def _difference(truth: dict[str, Counter], seat) -> str:
     return "; ".join(out)
 
 
+def rendered(folder: Path, n: int, label: str) -> Iterator[tuple[dict, Path]]:
+    """The first `n` scenes `render` wrote to `folder`: each one's meta and its photo file (a progress
+    bar named `label`)."""
+    for meta_path in tqdm(sorted((folder / "meta").glob("*.json"))[:n], desc=label, unit="photo"):
+        meta = json.loads(meta_path.read_text())
+        yield meta, folder / "images" / meta["image"]
+
+
 def measure(folder: Path, det: Detector, n: int, label: str) -> tuple[SeatScore, IndexScore]:
     seats, indices = SeatScore(), IndexScore()
     designs: Counter = Counter()
-    for meta_path in tqdm(sorted((folder / "meta").glob("*.json"))[:n], desc=label, unit="photo"):
-        meta = json.loads(meta_path.read_text())
+    for meta, image in rendered(folder, n, label):
         designs.update({c["design"] for c in meta["cards"]})
         t = time.perf_counter()
-        photo = vision.open_photo(folder / "images" / meta["image"], long_side=det.scale.long_side,
-                                  detail=True)
+        photo = vision.open_photo(image, long_side=det.scale.long_side, detail=True)
         reads = det.read_indices(photo)
         dets = reads.sure
         table = read_table(dets, width=photo.width, height=photo.height, cfg=GeometryConfig(),
@@ -175,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     namers = [c for c in args.classifier.split(",") if c] or [base.classifier]
     confs = [float(c) for c in args.conf.split(",") if c] or [base.conf]
     floors = [float(u) for u in args.unsure.split(",") if u] or [base.unsure_conf]
+
     def label(n) -> str:
         return "+".join(f.stem for f in namer_paths(n)) if args.classifier else ""
 

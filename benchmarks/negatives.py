@@ -14,16 +14,13 @@ cards" (cards shown that are not on the photo).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections import Counter
 from pathlib import Path
 
-from tqdm import tqdm
-
 import vision
-from benchmarks.holdout import render
+from benchmarks.holdout import render, rendered
 from datasets.synth.holdout import Split
 from vision.detector import get_detector
 
@@ -33,9 +30,8 @@ def measure(folder: Path, n: int) -> tuple[Counter, Counter]:
     det = get_detector(None)
     photos: Counter = Counter()
     shown: Counter = Counter()
-    for meta_path in tqdm(sorted((folder / "meta").glob("*.json"))[:n], desc="read negatives", unit="photo"):
-        meta = json.loads(meta_path.read_text())
-        table = vision.read(folder / "images" / f"{meta_path.stem}.jpg", model=det)
+    for meta, image in rendered(folder, n, "read negatives"):
+        table = vision.read(image, model=det)
         held = "with card backs" if meta.get("backs") else "objects only"
         photos[held] += 1
         shown[held] += sum(len(s.cards) for s in table.seats) + len(table.orphans)
