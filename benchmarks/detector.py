@@ -25,7 +25,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from benchmarks.metrics import BoxMAP, CardScore, IndexScore
-from datasets.fingerprint import generator_fingerprint
+from datasets.fingerprint import benchmark_fingerprint
 from vision.detector import DEFAULT_BOX_CONF, DEFAULT_CONF, DEFAULT_UNSURE_CONF, Detector
 from vision.geometry import read_table
 from vision.regions import RegionConfig
@@ -75,7 +75,7 @@ def synth_items(n: int, seed: int) -> list[tuple[Path, list]]:
     """A held-out generated set (seed never used for training), built once and cached."""
     from vision.classes import CLASS_NAMES
 
-    out = REPO / "cache" / "bench" / f"synth_{seed}_{n}_g{generator_fingerprint()}"
+    out = REPO / "cache" / "bench" / f"synth_{seed}_{n}_g{benchmark_fingerprint()}"
     if not (out / "images").exists() or len(list((out / "images").glob("*.jpg"))) < n:
         subprocess.run(
             [

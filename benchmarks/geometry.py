@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from datasets.detections import scene_detections  # the same detector model the geometry tests use
-from datasets.fingerprint import generator_fingerprint
+from datasets.fingerprint import benchmark_fingerprint
 from vision.assign import assign
 from vision.geometry import GeometryConfig, read_table
 from vision.types import Detection
@@ -55,7 +55,7 @@ def load_scenes(folder: Path) -> list[dict]:
 def generate(n: int, seed: int, size: int, workers: int) -> Path:
     from datasets.synth.batch import run
 
-    out = REPO / "cache" / "bench" / f"geometry-{n}-{seed}-{size}-g{generator_fingerprint()}"
+    out = REPO / "cache" / "bench" / f"geometry-{n}-{seed}-{size}-g{benchmark_fingerprint()}"
     if not (out / "meta").exists() or len(list((out / "meta").glob("*.json"))) < n:
         half = n // 2
         run(out, n - half, seed, workers, size, "table", prefix="t")

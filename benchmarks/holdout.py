@@ -37,7 +37,7 @@ from tqdm import tqdm
 import vision
 from benchmarks.metrics import IndexScore
 from benchmarks.pipeline import ROWS, match_seats, seat_right, truth_of
-from datasets.fingerprint import generator_fingerprint
+from datasets.fingerprint import benchmark_fingerprint
 from datasets.synth.holdout import Split
 from datasets.synth.scene import generate
 from datasets.synth.writer import write_scene
@@ -65,7 +65,7 @@ def render(split: Split, n: int, seed: int, size: int, workers: int, kind: str =
     """The split's photos, rendered once into ``cache/bench`` (named by the generator's fingerprint):
     four-seat tables, or scenes of another `datasets.synth.scene` kind."""
     prefix = "holdout" if kind == "table" else kind
-    out = BENCH / f"{prefix}-{split.value}-{seed}-{n}-{size}-g{generator_fingerprint()}"
+    out = BENCH / f"{prefix}-{split.value}-{seed}-{n}-{size}-g{benchmark_fingerprint()}"
     jobs = [(str(out), seed, i, size, split.value, kind) for i in range(n)]
     with Pool(workers) as pool:
         list(tqdm(pool.imap(_render, jobs), total=n, desc=f"render {kind} {split.value}", unit="photo"))

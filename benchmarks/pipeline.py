@@ -37,14 +37,13 @@ import numpy as np
 from tqdm import tqdm
 
 import vision
-from datasets.fingerprint import generator_fingerprint
+from datasets.fingerprint import benchmark_fingerprint
 from vision.assign import assign
 from vision.detector import DEFAULT_MODEL, Detector, ScaleConfig
 from vision.regions import RegionConfig
 
 REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "cache" / "bench"
-GEN = f"g{generator_fingerprint()}"  # generated sets are named by the generator that made them
 ROWS = ("head", "middle", "tail")
 
 ULTRALYTICS_TIMER = r"""
@@ -107,7 +106,7 @@ def table_exact(meta: dict, table) -> bool:
 
 
 def end_to_end(det: Detector, n: int, seed: int, label: str) -> dict:
-    folder = generate(BENCH / f"e2e-{seed}-{n}-{GEN}", n, seed)
+    folder = generate(BENCH / f"e2e-{seed}-{n}-g{benchmark_fingerprint()}", n, seed)
     exact = flagged_wrong = wrong = 0
     times = []
     for meta_path in sorted((folder / "meta").glob("*.json"))[:n]:
@@ -144,10 +143,10 @@ def real_f1(det: Detector, label: str) -> dict | None:
 
 def speed_photo() -> Path:
     """A 4000x3000 JPEG of a four-seat table (a generated 4:3 scene, enlarged as a phone would shoot)."""
-    out = BENCH / "speed" / f"table4_4000x3000-{GEN}.jpg"
+    out = BENCH / "speed" / f"table4_4000x3000-g{benchmark_fingerprint()}.jpg"
     if out.exists():
         return out
-    folder = generate(BENCH / f"speed-src-{GEN}", 24, 31337)
+    folder = generate(BENCH / f"speed-src-g{benchmark_fingerprint()}", 24, 31337)
     for meta_path in sorted((folder / "meta").glob("*.json")):
         meta = json.loads(meta_path.read_text())
         if len(meta["seats"]) == 4 and meta["width"] * 3 == meta["height"] * 4:
@@ -238,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     # processes, and a fork taken after onnxruntime started its threads hung here.
     photo = speed_photo()
     if not args.skip_e2e:
-        generate(BENCH / f"e2e-{args.seed}-{args.tables}-{GEN}", args.tables, args.seed)
+        generate(BENCH / f"e2e-{args.seed}-{args.tables}-g{benchmark_fingerprint()}", args.tables, args.seed)
     scale = ScaleConfig(long_side=args.long_side)
     models: dict[str, Detector] = {}
     for path in [args.model, *args.also]:  # named by path: two candidates are often both called cards.onnx

@@ -21,7 +21,8 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from benchmarks.pipeline import BENCH, GEN, generate, speed_photo
+from benchmarks.pipeline import BENCH, generate, speed_photo
+from datasets.fingerprint import benchmark_fingerprint
 from vision.imageio import open_photo
 from vision.proposer import ScaleConfig, working_image
 from vision.regions import Region, RegionConfig, detail_regions, region_keeps
@@ -95,14 +96,15 @@ def main(argv: list[str] | None = None) -> int:
     cfg = RegionConfig()
     print(f"{cfg}")
     photo = speed_photo()
-    folder = generate(BENCH / f"e2e-{args.seed}-{args.tables}-{GEN}", args.tables, args.seed)
+    gen = benchmark_fingerprint()
+    folder = generate(BENCH / f"e2e-{args.seed}-{args.tables}-g{gen}", args.tables, args.seed)
     sets = {f"generated tables (seed {args.seed})": [
         (folder / "images" / json.loads(p.read_text())["image"], None)
         for p in sorted((folder / "meta").glob("*.json"))[: args.tables]]}
-    tune = BENCH / f"tune-5151-100-{GEN}"
+    tune = BENCH / f"tune-5151-100-g{gen}"
     if args.also_tune and tune.exists():
         sets["tuning tables (seed 5151)"] = [(p, None) for p in sorted((tune / "images").glob("*.jpg"))]
-    src = BENCH / f"speed-src-{GEN}" / "images"  # the speed photo is one of these, enlarged
+    src = BENCH / f"speed-src-g{gen}" / "images"  # the speed photo is one of these, enlarged
     sets["speed photo's source tables (seed 31337)"] = [(p, None) for p in sorted(src.glob("*.jpg"))]
     sets["speed photo, 4000x3000 (no labels)"] = [(photo, [])]
     try:

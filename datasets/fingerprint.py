@@ -4,20 +4,25 @@ Why: the benchmarks generate their scenes once into ``cache/bench/`` and reuse t
 exists. When the generator changed between sessions, an old folder kept being measured as if it were
 the current generator's output (session 4 found figures that moved with no model or geometry change
 once the cache was rebuilt). Folder names that carry this fingerprint make a stale set impossible:
-a changed generator writes a new folder.
+a changed generator writes a new folder. The fetched designs are part of it too: a checkout without
+them renders procedural faces only, a different set under the same seed.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from pathlib import Path
+
+from .faces import first_use, stored_names
 
 PACKAGE = Path(__file__).resolve().parent
 SOURCES = ("synth", "faces")  # what decides the pixels and labels of a generated scene
 
 
-def generator_fingerprint(root: Path = PACKAGE, length: int = 8) -> str:
-    """Hex digest over the generator's .py and .js sources (names and contents, sorted).
+def generator_fingerprint(root: Path = PACKAGE, length: int = 8, designs: Sequence[str] | None = None) -> str:
+    """Hex digest over the generator's .py and .js sources (names and contents, sorted) and the names
+    of the designs it can deal (`designs`, default: those fetched into the cache).
 
     >>> len(generator_fingerprint()) == 8 and generator_fingerprint() == generator_fingerprint()
     True
@@ -30,4 +35,12 @@ def generator_fingerprint(root: Path = PACKAGE, length: int = 8) -> str:
                 h.update(b"\0")
                 h.update(path.read_bytes())
                 h.update(b"\0")
+    h.update(",".join(stored_names() if designs is None else designs).encode())
     return h.hexdigest()[:length]
+
+
+def benchmark_fingerprint() -> str:
+    """The fingerprint a benchmark names its generated set by, once the designs are fetched (the first
+    time, as `python -m datasets.faces` does): a fresh checkout measures the same scenes as any other."""
+    first_use(fetch=True)
+    return generator_fingerprint()

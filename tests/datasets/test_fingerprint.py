@@ -19,3 +19,11 @@ def test_fingerprint_changes_with_a_generator_source_and_only_then(tmp_path: Pat
     layout = tmp_path / "synth" / "layout.py"
     layout.write_text(layout.read_text() + "\n# a changed generator\n")
     assert generator_fingerprint(tmp_path) != before
+
+
+def test_fingerprint_follows_the_designs_it_can_deal() -> None:
+    """A checkout without the fetched designs renders procedural faces only: another set, another name."""
+    both = generator_fingerprint(designs=["cardsjs", "letele"])
+    assert generator_fingerprint(designs=["cardsjs", "letele"]) == both
+    assert generator_fingerprint(designs=["cardsjs"]) != both
+    assert generator_fingerprint(designs=[]) != both
