@@ -78,7 +78,8 @@ def score_scene(
 
     Cards are compared by (true seat, name), each read card once: two copies of a card in one seat
     (two decks) are interchangeable, so their corners may pair either way round, and a card read as
-    two (its corners unpaired) is one card too many in its seat, as a card from another seat is."""
+    two (its corners unpaired) is one card too many in its seat, as a card from another seat is, even
+    when the deck fix renamed the extra read."""
     box_owner = {tuple(round(v, 2) for v in d.box): o for d, o in zip(dets, owner, strict=True)}
     truth = {ci: (c["seat"], c["row"], c["card"]) for ci, c in enumerate(scene["cards"])}
     readable = sorted(set(owner))
@@ -117,7 +118,8 @@ def score_scene(
         right += sum((rows & placed).values())
         named = Counter({row: n for (row, card), n in got[key].items() if card == key[1]})
         right_card += sum((rows & named).values())
-        if named != rows:
+        extra = sum(got[key].values()) > sum(rows.values())  # a card read twice, one read renamed
+        if named != rows or extra:
             damaged.add(key[0])
             wrong.append(f"{key[1]} (seat {key[0]}) in rows {dict(rows)}, read {dict(got[key])}")
     for ci, (ts, _, _) in truth.items():

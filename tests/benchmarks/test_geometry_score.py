@@ -57,6 +57,13 @@ def _read_twice(seats, boxes):
     tail.append(ReadCard("Jd", (0.0, 0.0), 0.9, [jd.boxes.pop()]))
 
 
+def _read_twice_renamed(seats, boxes):
+    """Seat 1's Jd read as two cards, the deck fix renaming the extra one (to the card not seen)."""
+    tail = seats[1]["tail"]
+    jd = next(c for c in tail if c.card == "Jd")
+    tail.append(ReadCard("Qs", (0.0, 0.0), 0.9, [jd.boxes.pop()]))
+
+
 def _moved(seats, boxes):
     """Seat 1's Kh read in seat 0's tail."""
     kh = seats[1]["tail"].pop()
@@ -75,6 +82,7 @@ def _rows_swapped(seats, boxes):
     (None, set(), 26, 26),
     (_crossed_copies, set(), 26, 26),  # the copies are interchangeable: nothing is wrong
     (_read_twice, {1}, 26, 26),  # every card placed right, but seat 1 shows 14
+    (_read_twice_renamed, {1}, 26, 26),  # the same, the extra read under another name
     (_moved, {0, 1}, 25, 25),  # missing from seat 1, one too many in seat 0
     (_misnamed, {0}, 26, 25),  # in its place, under another name
     (_rows_swapped, {0}, 20, 20),
