@@ -2,8 +2,7 @@
 
 `read_table(detections, ...) -> TableRead` runs these stages, one module each. Where a stage
 chooses between readings, `score` (one weighted sum of named departures from a clean 3/5/5 table,
-its weights in `score.Weights`) decides; the step backs and turns of `rows` and the two-deck pair
-repairs of `pairs` and `place` still judge by the counts alone:
+its weights in `score.Weights`) decides:
 
 1. `corners`: the unit of every distance is one index height (`index_scale`, the median box side),
    so the same code reads a close-up and a whole table. A card shows its index twice (top-left, and
@@ -17,11 +16,13 @@ repairs of `pairs` and `place` still judge by the counts alone:
    (a seat alone: its corners vote), each card is anchored on its top-left index (`anchors` may step
    a lone bottom-right corner back by the deck's corner offset), and a 1-D split gives the rows: the
    3-card end row is the head, then the middle, the far one the tail.
-4. `pairs`: once a seat's frame is known, its corner pairs are checked in it (a card's second corner
-   sits below and right of its first, at the offset the seat's other cards show): pairs re-made (the
-   matching of lowest score), split (two copies of a two-deck table) and merged (two corners read
-   apart) where the frame and the counts say so. `place` runs stages 2-4 for each seat count and
-   corner reach worth trying; the placement of lowest score wins.
+4. `pairs`, `copies`: once a seat's frame is known, its corner pairs are checked in it (a card's
+   second corner sits below and right of its first, at the offset the seat's other cards show). One
+   deck (`pairs`): two corners read apart merge, a pair no card could make splits. Two decks
+   (`copies`): every way of pairing each name's corners is a reading; one search over them (a name
+   or two changed at a time) keeps the one of lowest score, so copies paired as one card and
+   another card's corners apart are mended together. `place` runs stages 2-4 for each seat count
+   and corner reach worth trying; the placement of lowest score wins.
 5. `fill`, `deck`: an unsure read (under the namer's bar) joins a nearly full seat's row that lacks
    a card where it lies on the row's line. Each card exists once (twice with two decks): one
    assignment over the class scores picks the most probable consistent reading, in which a seat of

@@ -21,7 +21,6 @@ class GeometryConfig:
     # seat's cards are sheared, their corner diagonal can lean left of the row normal
     pair_typical: float = 3.5
     pair_box: tuple[float, float, float, float] = (1.0, 1.2, 3.8, 5.0)  # where any deck puts it
-    pair_tolerance: float = 0.5  # beyond this the pair is doubtful: kept only if the counts agree
     pair_split: float = 1.2  # beyond this it is two cards (a 65-card deck's copies)
     line_sigma: float = 0.25  # spread of index centres around a row line
     row_gap: float = 0.8  # a gap larger than this between projections starts a new row

@@ -124,25 +124,6 @@ def _covered(
     return False
 
 
-def _pair_deviation(c: _Card, fr: SeatFrame, offset: np.ndarray | None, scale: float,
-                    cfg: GeometryConfig = GeometryConfig()) -> float:
-    """How far (index heights) a merged card's second corner is from where the deck puts it:
-    from `offset` (learnt from this photo) or, without one, from the box any deck design fits in."""
-    anchor = fr.anchor(c)
-    if len(c.points) != 2 or anchor is None:
-        return 0.0
-    other = c.points[1] if anchor is c.points[0] else c.points[0]
-    if c.card in JOKERS:  # a joker's index is a design of its own: only the loose box applies
-        v = np.array([(other - anchor) @ fr.right, (other - anchor) @ fr.down]) / (fr.scale or c.size)
-        x1, y1, x2, y2 = cfg.pair_box_one_deck
-        return float(max(x1 - v[0], v[0] - x2, y1 - v[1], v[1] - y2, 0.0))
-    v = np.array([(other - anchor) @ fr.right, (other - anchor) @ fr.down]) / c.size
-    if offset is not None:
-        return float(np.max(np.abs(v - offset)))
-    x1, y1, x2, y2 = cfg.pair_box
-    return float(max(x1 - v[0], v[0] - x2, y1 - v[1], v[1] - y2, 0.0))
-
-
 def _pair_possible(c: _Card, fr: SeatFrame, cfg: GeometryConfig) -> bool:
     """Whether a merged card's second corner lies where any card's could, seen in its seat's frame
     (`pair_box_one_deck`: loose enough for camera tilt and shear). Single corners always can."""

@@ -4,8 +4,8 @@ A hypothesis (a seat's frame and rows, or a whole table's seats) is described by
 from a clean table, each departure counted in `Hypothesis`; `score` weighs them with `Weights` and
 the lowest score wins. The counts come first (a card off its row's 3/5/5, a card in no seat, a corner
 pair no card could make): those are what the player sees flagged. The small weights only order
-readings whose counts tie (in a re-pairing: the fewest pairs whose second corner would be covered,
-then the least off the deck's corner offset).
+readings whose counts tie (in a two-deck pairing: the fewest pairs whose second corner would be
+covered, then the fewest lone corners that could be one card, then the least off the corner offset).
 """
 
 from __future__ import annotations
@@ -22,10 +22,13 @@ class Weights:
     count: float = 1.0  # one card more or fewer than its row's 3/5/5 (or its seat's 13)
     stray: float = 1.0  # one card in no seat
     impossible: float = 2.0  # a two-corner card whose second corner lies where no card's could
-    lone: float = 1.0  # a corner left alone where it could pair with a same-named one (`pairs`)
     # a pair whose second corner the next card of its row would lie over (only a row's last card, or
     # a card of a row spread wider than a card, shows it): more likely two copies than one card
     covered: float = 0.2
+    # two decks: two lone same-named corners left apart though they sit like one card's two corners
+    # (copies in neighbouring rows often do): below `covered`, so a pair the next card would cover
+    # is split, above `deviation`, so counts that tie keep a pair
+    apart: float = 0.1
     # per index height a pair's second corner lies off the deck's corner offset: breaks the last ties
     deviation: float = 0.001
     # a lone corner stepped back onto a row where its corners alone do not say it belongs (`anchors`):
@@ -51,8 +54,8 @@ class Hypothesis:
     count: int = 0
     stray: int = 0
     impossible: int = 0
-    lone: int = 0
     covered: int = 0
+    apart: int = 0
     deviation: float = 0.0
     moves: int = 0
     undone: int = 0
@@ -62,9 +65,9 @@ class Hypothesis:
 
 def score(h: Hypothesis, w: Weights = WEIGHTS) -> float:
     """The cost of a reading: lower is better."""
-    return (w.count * h.count + w.stray * h.stray + w.impossible * h.impossible + w.lone * h.lone
-            + w.covered * h.covered + w.deviation * h.deviation + w.moves * h.moves + w.undone * h.undone
-            + w.turn * h.turn + w.rival * h.rival)
+    return (w.count * h.count + w.stray * h.stray + w.impossible * h.impossible
+            + w.covered * h.covered + w.apart * h.apart + w.deviation * h.deviation + w.moves * h.moves
+            + w.undone * h.undone + w.turn * h.turn + w.rival * h.rival)
 
 
 def count_error(counts: list[int]) -> int:
