@@ -44,6 +44,15 @@ def test_seat_cut_beyond_the_longest_links_is_found():
     assert sorted(map(sorted, seats)) == [list(range(13)), list(range(13, 26))] and strays == []
 
 
+def test_five_seats_where_a_side_seats_row_lies_nearer_the_next_seat():
+    """Found by `benchmarks.geometry` (table t000305, five seats, two decks): the right seat's tail
+    row lies nearer the bottom seat's cards than its own seat's, so no cut among the longest links
+    separates them (a 17-card and a 10-card seat). More links are tried when no cut gives 13s."""
+    fx, tr = _read_fixture("geometry_t000305.json")
+    assert _every_seat_reads_its_names(fx, tr)
+    assert not tr.problems, [(p.kind, p.seat, p.row) for p in tr.problems]
+
+
 def test_a_photo_where_nothing_was_read_says_so():
     """Found end to end: a generated one-seat table read as no seat at all carried no problem."""
     from vision.geometry import read_table

@@ -59,8 +59,9 @@ class GeometryConfig:
     seat_cut_candidates: int = 8  # how many of the longest links beyond k-1 a seat cut may use
     seat_size_weight: float = 1.0  # one card off 13 weighs like one index height of link
     # when no such cut gives 13-card seats, this many: under camera tilt a far seat's row gaps (in its
-    # own small index heights) can outgrow the link to a near neighbour (slower: tried only then)
-    seat_cut_more: int = 14
+    # own small index heights) can outgrow the link to a near neighbour, and a side seat's row can lie
+    # nearer the next seat than its own (slower: tried only then; five seats, ~10,000 cuts at once)
+    seat_cut_more: int = 20
     low_confidence: float = 0.5
     # a read whose best class leads the next by less than this is flagged too: a detector that is
     # wrong is mostly unsure (right reads lead by 0.35 or more in benchmarks.geometry's score model)
