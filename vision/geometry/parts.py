@@ -27,12 +27,21 @@ class _Card:
 
     @property
     def center(self) -> np.ndarray:
-        return np.mean(self.points, axis=0)
+        """The mean of its index points (summed in order, as `np.mean` does: the same float)."""
+        total = np.array(self.points[0], copy=True)
+        for p in self.points[1:]:
+            total = total + p
+        return total / len(self.points)
 
     @property
     def size(self) -> float:
         """This card's own index height: the local unit (perspective shrinks far cards)."""
-        return float(np.mean([_side(b) for b in self.boxes])) if self.boxes else 1.0
+        if not self.boxes:
+            return 1.0
+        total = _side(self.boxes[0])  # summed in order, as `np.mean` does for so few: the same float
+        for b in self.boxes[1:]:
+            total = total + _side(b)
+        return float(total / len(self.boxes))
 
     def read(self) -> ReadCard:
         c = self.center

@@ -88,14 +88,19 @@ def _best_placement(
 ) -> _Placement:
     """The placement of lowest score (`_Placement.error`) over the corner reaches and seat counts
     worth trying; the first tried wins a tie."""
-    variants = [merge_corners(dets, scale, cfg)]
-    # Farther corners may pair too (small indices on a large card). With two decks such a pair may be
-    # two copies: the placement nearer 3/5/5 wins, and each seat splits a pair that cannot be one card.
-    far = merge_corners(dets, scale, cfg, cfg.pair_max_far)
-    if len(far) < len(variants[0]):
-        variants.append(far)
+    near = merge_corners(dets, scale, cfg)
+
+    def variants():
+        yield near
+        # Farther corners may pair too (small indices on a large card). With two decks such a pair may
+        # be two copies: the placement nearer 3/5/5 wins, and each seat splits a pair that cannot be
+        # one card. (Not made when the near pairs already place every card: nothing can score lower.)
+        far = merge_corners(dets, scale, cfg, cfg.pair_max_far)
+        if len(far) < len(near):
+            yield far
+
     best: _Placement | None = None
-    for n, merged in enumerate(variants):
+    for n, merged in enumerate(variants()):
         # How many seats: the number of 13s in the cards, unless told. When the count falls between
         # two (unmerged corners, hidden cards), both are tried and the one closer to 3/5/5 seats wins.
         est = len(merged) / SEAT_SIZE
@@ -109,6 +114,8 @@ def _best_placement(
                            deck, width, height, scale, cfg)
             if best is None or trial.error < best.error:
                 best = trial
+            if best.error == 0:  # nothing scores lower, and the first tried wins a tie
+                return best
     assert best is not None
     return best
 
