@@ -143,10 +143,11 @@ def real_f1(det: Detector, label: str) -> dict | None:
 
 def speed_photo() -> Path:
     """A 4000x3000 JPEG of a four-seat table (a generated 4:3 scene, enlarged as a phone would shoot)."""
-    out = BENCH / "speed" / f"table4_4000x3000-g{benchmark_fingerprint()}.jpg"
+    gen = benchmark_fingerprint()
+    out = BENCH / "speed" / f"table4_4000x3000-g{gen}.jpg"
     if out.exists():
         return out
-    folder = generate(BENCH / f"speed-src-g{benchmark_fingerprint()}", 24, 31337)
+    folder = generate(BENCH / f"speed-src-g{gen}", 24, 31337)
     for meta_path in sorted((folder / "meta").glob("*.json")):
         meta = json.loads(meta_path.read_text())
         if len(meta["seats"]) == 4 and meta["width"] * 3 == meta["height"] * 4:

@@ -21,7 +21,7 @@ import numpy as np
 from ..classes import JOKERS
 from ..types import Detection
 from .config import GeometryConfig
-from .corners import _combine, _corner_covered, _detections, _side, _single
+from .corners import _combine, _corner_covered, _corner_unit, _detections, _side, _single
 from .parts import SeatFrame, _Card
 from .rows import _fit_along, _layout_error, fit_rows
 from .score import WEIGHTS, Hypothesis, Weights, score
@@ -157,7 +157,7 @@ def _options(
         used = {k for p in pairs for k in p}
         alone = [k for k in range(n) if k not in used]
         apart = _max_matching(alone, cost)
-        out.append(_Matching(pairs, sum(cost.get(p, 0.0) for p in pairs), apart))
+        out.append(_Matching(pairs, sum(cost[p] for p in pairs), apart))
     return out
 
 
@@ -170,7 +170,7 @@ def _pair_cost(a: Detection, b: Detection, fr: SeatFrame, offsets: list[np.ndarr
     pa, pb = np.array(a.center), np.array(b.center)
     if float(pa @ fr.down) > float(pb @ fr.down):
         pa, pb = pb, pa
-    unit = fr.scale if a.card in JOKERS and fr.scale else (_side(a.box) + _side(b.box)) / 2
+    unit = _corner_unit(a.card, (_side(a.box) + _side(b.box)) / 2, fr)
     v = np.array([(pb - pa) @ fr.right, (pb - pa) @ fr.down]) / unit
     x1, y1, x2, y2 = cfg.pair_box_one_deck
     if not (x1 <= v[0] <= x2 and y1 <= v[1] <= y2):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from itertools import combinations
 
 import numpy as np
 
@@ -54,14 +53,12 @@ def _split_across_seats(cards: list[_Card], groups: list[list[int]]) -> bool:
     return split
 
 
-def _merge_in_seat(
-    cards: list[_Card], g: list[int], fr: SeatFrame, cfg: GeometryConfig, names: set[str] | None = None,
-) -> bool:
+def _merge_in_seat(cards: list[_Card], g: list[int], fr: SeatFrame, cfg: GeometryConfig) -> bool:
     """With one deck, two single-corner reads of a card in one seat that sit like its two corners
     (the second below and right of the first in the seat's frame) are one card, even when camera
     tilt stretches them past `pair_max`. Returns whether anything merged."""
     merged = False
-    for a, b in _merge_options(cards, g, fr, cfg, names, only_twos=True):
+    for a, b in _merge_options(cards, g, fr, cfg):
         if not (cards[a].gone or cards[b].gone):
             _merge_pair(cards, g, a, b)
             merged = True
@@ -69,29 +66,27 @@ def _merge_in_seat(
 
 
 def _merge_options(
-    cards: list[_Card], g: list[int], fr: SeatFrame, cfg: GeometryConfig, names: set[str] | None = None,
-    only_twos: bool = False,
+    cards: list[_Card], g: list[int], fr: SeatFrame, cfg: GeometryConfig,
 ) -> list[tuple[int, int]]:
-    """Same-named single-corner reads in a seat that may be one card's two corners (the second in
-    `pair_box_one_deck` from the first, in the seat's frame), the most card-like first (nearest the
-    middle of `pair_box`; jokers measured in the seat's index heights). `only_twos`: only names read
-    exactly twice (no doubt which two)."""
+    """Names read exactly twice in a seat, as single corners (no doubt which two), whose two reads
+    may be one card's two corners (the second in `pair_box_one_deck` from the first, in the seat's
+    frame), the most card-like first (nearest the middle of `pair_box`; jokers measured in the seat's
+    index heights)."""
     by: dict[str, list[int]] = {}
     for i in g:
-        if len(cards[i].points) == 1 and (names is None or cards[i].card in names):
+        if len(cards[i].points) == 1:
             by.setdefault(cards[i].card, []).append(i)
     x1, y1, x2, y2 = cfg.pair_box_one_deck
     middle = _pair_box_middle(cfg)
     out: list[tuple[float, int, int]] = []
     for idx in by.values():
-        if only_twos and len(idx) != 2:
+        if len(idx) != 2:
             continue
-        for i, j in combinations(idx, 2):
-            a, b = sorted((i, j), key=lambda k: float(cards[k].points[0] @ fr.down))
-            v = (cards[b].points[0] - cards[a].points[0]) / _pair_unit(cards[a], cards[b], fr)
-            v = np.array([v @ fr.right, v @ fr.down])
-            if x1 <= v[0] <= x2 and y1 <= v[1] <= y2:
-                out.append((float(np.max(np.abs(v - middle))), a, b))
+        a, b = sorted(idx, key=lambda k: float(cards[k].points[0] @ fr.down))
+        v = (cards[b].points[0] - cards[a].points[0]) / _pair_unit(cards[a], cards[b], fr)
+        v = np.array([v @ fr.right, v @ fr.down])
+        if x1 <= v[0] <= x2 and y1 <= v[1] <= y2:
+            out.append((float(np.max(np.abs(v - middle))), a, b))
     return [(a, b) for _, a, b in sorted(out)]
 
 
