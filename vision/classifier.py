@@ -18,6 +18,9 @@ and is unsure of (`IndexClassifier.probabilities`; about one proposal in five on
 there the reads are combined as a normalised geometric mean. Two nets trained apart make different
 mistakes, and most proposals are background or an index that one read settles, so the second opinion
 costs less than re-reading those crops at two more crop contexts, which is what a single net does.
+Every member also reads those unsure crops turned by a quarter, a half and three quarters
+(`REFINE_TURNS`): the nets were trained on indices at every angle, so a turned crop is a fresh look
+at the same glyph, and a read that is unsure at one angle is often sure at another.
 The shipped committee is `NAMER_FILES` beside the detector's model.
 """
 
@@ -42,6 +45,7 @@ FILL = (114, 114, 114)
 REFINE_CONTEXTS = (0.1, 0.2)  # a single net's second and third reads of a likely index (`probabilities`)
 REFINE_BELOW_BG = 0.5  # a second read for a crop this unlike background ...
 REFINE_BELOW_TOP = 0.9  # ... whose first read is unsure (no card as likely as this)
+REFINE_TURNS = (1, 2, 3)  # quarter turns of an unsure crop that every member reads too
 
 
 #: The shipped namer: the first reads every crop, the second re-reads the possible indices.
@@ -194,6 +198,7 @@ class IndexClassifier:
         self.names, self.size = self._spec(self.sessions[0])
         self.context = CONTEXT
         self.refine_contexts: tuple[float, ...] = REFINE_CONTEXTS
+        self.turns: tuple[int, ...] = REFINE_TURNS
         self.batch = batch
         if list(self.names[:-1]) != list(CLASS_NAMES) or self.names[-1] != BACKGROUND:
             raise ValueError("index classifier classes are not CLASS_NAMES + background")
@@ -223,12 +228,12 @@ class IndexClassifier:
         """N x 55 softmax probabilities (background last) for xyxy `boxes` in `image` pixels.
 
         Boxes that may be an index (P(background) < `REFINE_BELOW_BG`) and whose first read is unsure
-        (top card < `REFINE_BELOW_TOP`) get a second read. A committee's other members read the same
-        crops, and the reads are combined as a normalised geometric mean: two nets trained apart make
-        different mistakes. A single net reads them again from crops with a little less and a little
-        more context (`REFINE_CONTEXTS`), the probabilities averaged: the detector's box is never
-        exact, and one crop whose edge cuts a stroke can flip a rank. Most proposals are plain
-        background or read surely the first time and are read once.
+        (top card < `REFINE_BELOW_TOP`) are read again, and all their reads are combined as one
+        normalised geometric mean: a committee's other members read the same crops (two nets trained
+        apart make different mistakes); a single net reads crops with a little less and a little more
+        context (`REFINE_CONTEXTS`: the detector's box is never exact, and one crop whose edge cuts a
+        stroke can flip a rank); and every member reads each crop turned by `turns` quarter turns.
+        Most proposals are plain background or read surely the first time and are read once.
         """
         if len(boxes) == 0:
             return np.zeros((0, len(self.names)), np.float32)
@@ -237,13 +242,18 @@ class IndexClassifier:
         idx = np.flatnonzero((p[:, -1] < REFINE_BELOW_BG) & (p[:, :-1].max(1) < REFINE_BELOW_TOP))
         if len(idx) == 0:
             return p
+        some = [crops[i] for i in idx]
         if len(self.sessions) > 1:
-            some = [crops[i] for i in idx]
-            p[idx] = geometric_mean([p[idx], *(self._member(s, some) for s in self.sessions[1:])])
-        elif self.refine_contexts:
-            more = [self._member(self.sessions[0], self._crops(image, boxes[idx], c))
-                    for c in self.refine_contexts]
-            p[idx] = (p[idx] + sum(more)) / (1 + len(more))
+            views = [some]
+        else:  # a lone net's second opinion: the same box cut a little wider or tighter
+            views = [some, *(self._crops(image, boxes[idx], c) for c in self.refine_contexts)]
+        turned = [np.ascontiguousarray(np.rot90(c, k)) for k in self.turns for c in some]
+        reads = [p[idx]]
+        for m, session in enumerate(self.sessions):
+            batch = [c for view in views[1 if m == 0 else 0:] for c in view] + turned
+            if batch:
+                reads.extend(np.split(self._member(session, batch), len(batch) // len(idx)))
+        p[idx] = geometric_mean(reads)
         return p
 
     def _crops(self, image: np.ndarray, boxes: np.ndarray, context: float) -> list[np.ndarray]:

@@ -158,7 +158,8 @@ def test_a_committee_second_member_reads_only_possible_indices():
     img = np.full((100, 200, 3), 255, np.uint8)
     img[20:60, 20:40] = (0, 0, 255)  # red (BGR)
     p = clf.probabilities(img, np.array([[20, 20, 40, 60], [120, 20, 140, 60]], float))
-    assert (first.read, second.read) == (2, 1)
+    turns = len(clf.turns)
+    assert (first.read, second.read) == (2 + turns, 1 + turns)
     ah, as_ = np.sqrt(0.6 * 0.1), np.sqrt(0.4 * 0.9)
     assert p[0, CLASSIFIER_NAMES.index("As")] == pytest.approx(as_ / (ah + as_), abs=1e-4)
     assert CLASSIFIER_NAMES[int(p[1].argmax())] == "bg" and p[1, -1] == pytest.approx(1.0, abs=1e-4)
@@ -172,8 +173,44 @@ def test_a_single_net_reads_its_unsure_crops_again_at_two_more_contexts():
     img = np.full((100, 200, 3), 255, np.uint8)
     img[20:60, 20:40] = (0, 0, 255)
     p = clf.probabilities(img, np.array([[20, 20, 40, 60], [120, 20, 140, 60]], float))
-    assert only.read == 2 + len(clf.refine_contexts) == 4
+    assert only.read == 2 + len(clf.refine_contexts) + len(clf.turns) == 7
     assert p[0, CLASSIFIER_NAMES.index("Ah")] == pytest.approx(0.6, abs=1e-4)
+
+
+class _UprightSession(_ColourSession):
+    """A fake member unsure of a red index whose red lies in the crop's top half (Ah or As, even),
+    sure of it at any other angle."""
+
+    def run(self, _names, feeds):
+        blob = feeds["crops"]
+        self.read += len(blob)
+        out = np.full((len(blob), len(CLASSIFIER_NAMES)), 1e-6)
+        for row, crop in zip(out, blob, strict=True):
+            red = crop[2] < 0.5  # the blue plane is dark where the crop is red
+            ys = np.nonzero(red)[0]
+            if not len(ys):
+                row[-1] = 1.0
+                continue
+            top = ys.mean() < 0.4 * crop.shape[1]
+            read = (0.5, 0.5) if top else (0.9, 0.1)
+            row[CLASSIFIER_NAMES.index("Ah")], row[CLASSIFIER_NAMES.index("As")] = read
+        return [np.log(out)]
+
+
+def test_an_unsure_crop_is_read_again_at_three_quarter_turns():
+    """The red mark sits in the box's top half: read as it lies the net cannot choose, turned it
+    can; the combined read is the geometric mean of the four angles' reads."""
+    net = _UprightSession({})
+    clf = IndexClassifier(session=[net, _UprightSession({})])
+    img = np.full((100, 100, 3), 255, np.uint8)
+    img[20:40, 30:50] = (0, 0, 255)  # the top half of the 20 x 40 box below
+    p = clf.probabilities(img, np.array([[30, 20, 50, 60]], float))
+    assert net.read == 1 + 3
+    ah, as_ = (0.5 * 0.9**3) ** 0.25, (0.5 * 0.1**3) ** 0.25
+    assert p[0, CLASSIFIER_NAMES.index("Ah")] == pytest.approx(ah / (ah + as_), abs=1e-3)
+    clf.turns = ()
+    assert clf.probabilities(img, np.array([[30, 20, 50, 60]], float))[0, CLASSIFIER_NAMES.index("Ah")] \
+        == pytest.approx(0.5, abs=1e-3)
 
 
 def test_a_committee_member_at_another_crop_size_is_refused():
