@@ -109,7 +109,7 @@ def test_cli_pipes_into_scoring():
 @pytest.mark.skipif(not REAL.exists(), reason="real photos not at ../shared/datasets/real/cardcounter")
 def test_real_photos_card_f1():
     """The shipped models read the test half's first 20 photos (28 distinct cards) without an error
-    (F1 1.00; the whole half 0.967, `python -m benchmarks.detector --real test --synth 0`): three
+    (F1 1.00; the whole half 0.976, `python -m benchmarks.detector --real test --synth 0`): three
     cards missed, or two read as other cards, fail."""
     from datasets.real import items
 
