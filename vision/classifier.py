@@ -18,9 +18,10 @@ and is unsure of (`IndexClassifier.probabilities`; about one proposal in five on
 there the reads are combined as a normalised geometric mean. Two nets trained apart make different
 mistakes, and most proposals are background or an index that one read settles, so the second opinion
 costs less than re-reading those crops at two more crop contexts, which is what a single net does.
-Every member also reads those unsure crops turned by a quarter, a half and three quarters
-(`REFINE_TURNS`): the nets were trained on indices at every angle, so a turned crop is a fresh look
-at the same glyph, and a read that is unsure at one angle is often sure at another.
+Every member also reads those unsure crops turned a quarter either way (`REFINE_TURNS`): the nets
+were trained on indices at every angle, so a turned crop is a fresh look at the same glyph, and a
+read that is unsure at one angle is often sure at another. A half turn adds little to the two
+quarter turns and would cost another read of each crop by both nets.
 The shipped committee is `NAMER_FILES` beside the detector's model.
 """
 
@@ -45,7 +46,7 @@ FILL = (114, 114, 114)
 REFINE_CONTEXTS = (0.1, 0.2)  # a single net's second and third reads of a likely index (`probabilities`)
 REFINE_BELOW_BG = 0.5  # a second read for a crop this unlike background ...
 REFINE_BELOW_TOP = 0.9  # ... whose first read is unsure (no card as likely as this)
-REFINE_TURNS = (1, 2, 3)  # quarter turns of an unsure crop that every member reads too
+REFINE_TURNS = (1, 3)  # quarter turns (either way) of an unsure crop that every member reads too
 
 
 #: The shipped namer: the first reads every crop, the second re-reads the possible indices.
