@@ -34,6 +34,7 @@ import numpy as np
 
 from datasets.detections import scene_detections  # the same detector model the geometry tests use
 from datasets.fingerprint import benchmark_fingerprint
+from datasets.synth.batch import run as render_scenes
 from vision.assign import assign
 from vision.geometry import GeometryConfig, read_table
 from vision.types import Detection
@@ -53,13 +54,11 @@ def load_scenes(folder: Path) -> list[dict]:
 
 
 def generate(n: int, seed: int, size: int, workers: int) -> Path:
-    from datasets.synth.batch import run
-
     out = REPO / "cache" / "bench" / f"geometry-{n}-{seed}-{size}-g{benchmark_fingerprint()}"
     if not (out / "meta").exists() or len(list((out / "meta").glob("*.json"))) < n:
         half = n // 2
-        run(out, n - half, seed, workers, size, "table", prefix="t")
-        run(out, half, seed + 1, workers, size, "seat", prefix="s")
+        render_scenes(out, n - half, seed, workers, size, "table", prefix="t")
+        render_scenes(out, half, seed + 1, workers, size, "seat", prefix="s")
     return out
 
 

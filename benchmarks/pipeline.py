@@ -37,7 +37,10 @@ import numpy as np
 from tqdm import tqdm
 
 import vision
+from benchmarks.metrics import CardScore
 from datasets.fingerprint import benchmark_fingerprint
+from datasets.real import items as real_items
+from datasets.synth.batch import run as render_scenes
 from vision.assign import assign
 from vision.detector import DEFAULT_MODEL, Detector, ScaleConfig
 from vision.regions import RegionConfig
@@ -65,9 +68,7 @@ for _ in sys.stdin:  # one timed predict per line, so the caller can interleave 
 
 def generate(out: Path, n: int, seed: int, kind: str = "table", size: int = 1280) -> Path:
     if not (out / "meta").exists() or len(list((out / "meta").glob("*.json"))) < n:
-        from datasets.synth.batch import run
-
-        run(out, n, seed, min(2, os.cpu_count() or 1), size, kind)
+        render_scenes(out, n, seed, min(2, os.cpu_count() or 1), size, kind)
     return out
 
 
@@ -125,12 +126,8 @@ def end_to_end(det: Detector, n: int, seed: int, label: str) -> dict:
 
 
 def real_f1(det: Detector, label: str) -> dict | None:
-    from benchmarks.metrics import CardScore
-
     try:
-        from datasets.real import items
-
-        test = items("test")
+        test = real_items("test")
     except (FileNotFoundError, OSError) as e:
         print(f"{label}: real photos skipped ({e})")
         return None

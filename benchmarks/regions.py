@@ -23,6 +23,7 @@ from tqdm import tqdm
 
 from benchmarks.pipeline import BENCH, generate, speed_photo
 from datasets.fingerprint import benchmark_fingerprint
+from datasets.real import items as real_items
 from vision.imageio import open_photo
 from vision.proposer import ScaleConfig, working_image
 from vision.regions import Region, RegionConfig, detail_regions, region_keeps
@@ -108,9 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     sets["speed photo's source tables (seed 31337)"] = [(p, None) for p in sorted(src.glob("*.jpg"))]
     sets["speed photo, 4000x3000 (no labels)"] = [(photo, [])]
     try:
-        from datasets.real import items
-
-        sets["real photos (both halves)"] = [(it.image, [b for _, b in it.cards]) for it in items()]
+        sets["real photos (both halves)"] = [(it.image, [b for _, b in it.cards]) for it in real_items()]
     except (FileNotFoundError, OSError) as e:
         print(f"real photos skipped ({e})")
     missed = sum(measure(name, photos, cfg) for name, photos in sets.items())
