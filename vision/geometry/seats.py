@@ -112,8 +112,8 @@ def _best_cut(
 
     Every cut is scored at once (numpy): links that are never cut join the cards into pieces; the
     candidate links join the pieces into a forest, where a piece belongs to the deepest cut link
-    above it (or to its tree's root). A 4-seat table with misreads tries ~1,000-5,000 cuts, which
-    one union-find per cut made the slowest step after the models (~150 ms a photo).
+    above it (or to its tree's root). A 4-seat table with misreads tries ~1,000-5,000 cuts: one
+    union-find per cut would be the slowest step of the photo after the models.
     """
     cand = edges[: min(len(edges), k - 1 + candidates)]
     stray = set(stray_cuts)
