@@ -22,10 +22,13 @@ import sys
 import time
 from pathlib import Path
 
+import cv2
 from tqdm import tqdm
 
 from benchmarks.metrics import BoxMAP, CardScore, IndexScore
 from datasets.fingerprint import benchmark_fingerprint
+from datasets.real import items as real_photo_items
+from vision.classes import CLASS_NAMES
 from vision.detector import DEFAULT_BOX_CONF, DEFAULT_CONF, DEFAULT_UNSURE_CONF, Detector
 from vision.geometry import read_table
 from vision.regions import RegionConfig
@@ -66,15 +69,11 @@ def measure(
 
 
 def real_items(split: str | None) -> list[tuple[Path, list]]:
-    from datasets.real import items
-
-    return [(it.image, it.cards) for it in items(split)]
+    return [(it.image, it.cards) for it in real_photo_items(split)]
 
 
 def synth_items(n: int, seed: int) -> list[tuple[Path, list]]:
     """A held-out generated set (seed never used for training), built once and cached."""
-    from vision.classes import CLASS_NAMES
-
     out = REPO / "cache" / "bench" / f"synth_{seed}_{n}_g{benchmark_fingerprint()}"
     if not (out / "images").exists() or len(list((out / "images").glob("*.jpg"))) < n:
         subprocess.run(
@@ -91,8 +90,6 @@ def synth_items(n: int, seed: int) -> list[tuple[Path, list]]:
             ],
             check=True,
         )
-    import cv2
-
     items = []
     for img in sorted((out / "images").glob("*.jpg"))[:n]:
         h, w = cv2.imread(str(img)).shape[:2]

@@ -22,6 +22,7 @@ from tqdm import tqdm
 
 from vision.classes import CLASS_NAMES
 
+from .faces import first_use
 from .synth.scene import Scene, generate, jpeg_bytes
 from .synth.writer import yolo_lines
 
@@ -98,8 +99,6 @@ _CFG: dict = {}
 
 
 def _init(cfg: dict) -> None:
-    import cv2
-
     cv2.setNumThreads(1)
     _CFG.update(cfg)
 
@@ -174,8 +173,6 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--no-fetch", action="store_true", help="do not fetch card designs on first use")
     args = ap.parse_args()
-    from .faces import first_use
-
     first_use(fetch=not args.no_fetch, workers=args.workers)
     t = time.time()
 

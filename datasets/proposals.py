@@ -37,6 +37,7 @@ from tqdm import tqdm
 
 from datasets.boxes import iou_matrix  # the benchmark's IoU: "IoU >= 0.5" means the same in both
 from datasets.crops import BG, _overlaps, held_out, read_yolo, refuse_test_half
+from datasets.real import REAL_ROOT
 from vision.classifier import CROP_SIZE, crop_box
 from vision.proposer import DEFAULT_BOX_CONF, Proposer
 
@@ -79,8 +80,6 @@ def mine(
     model: Path, sources: list[Path], out: Path, max_images: int, max_bg: int, seed: int,
     size: int = CROP_SIZE, real_val_share: float = 0.15,
 ) -> dict:
-    from datasets.real import REAL_ROOT
-
     finder = Proposer(model, conf=PROPOSAL_CONF)
     rng = np.random.default_rng([seed, 77])
     real_root = REAL_ROOT.resolve()

@@ -12,6 +12,8 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
+
 from vision.classes import CLASS_INDEX, from_real_name
 from vision.holdout import REAL_ROOT, SPLITS, in_test_half, original_name, split_of
 
@@ -49,8 +51,6 @@ def label_box(parts: list[str]) -> tuple[float, float, float, float] | None:
 
 def items(split: str | None = None, root: Path = REAL_ROOT) -> list[RealItem]:
     """Every labelled photo (optionally one split), card backs dropped, boxes in pixels."""
-    import cv2
-
     if not (root / "data.yaml").exists():
         raise FileNotFoundError(f"real photo set not found at {root}")
     names = _class_names(root)

@@ -1,5 +1,10 @@
 """Third-party card-face designs: fetch (``python -m datasets.faces``), normalise, read back."""
 
+from multiprocessing import Pool
+
+from .fetch import NPM_PACKAGES, fetch_gnome, fetch_npm
+from .normalise import DESIGNS_DIR, normalise
+from .sources import DESIGNS, design_available
 from .store import StoredDeck, load, stored_names
 
 __all__ = ["StoredDeck", "load", "stored_names", "ensure", "first_use"]
@@ -7,12 +12,6 @@ __all__ = ["StoredDeck", "load", "stored_names", "ensure", "first_use"]
 
 def ensure(workers: int = 2, log=print) -> list[str]:
     """Fetch and normalise every design not yet in the cache; return the names available."""
-    from multiprocessing import Pool
-
-    from .fetch import NPM_PACKAGES, fetch_gnome, fetch_npm
-    from .normalise import DESIGNS_DIR
-    from .sources import DESIGNS, design_available
-
     todo = [d for d in DESIGNS if not (DESIGNS_DIR / d.name / "meta.json").is_file()]
     if todo:
         for key in NPM_PACKAGES:
@@ -44,9 +43,6 @@ def first_use(fetch: bool, workers: int = 2) -> None:
 
 
 def _normalise_one(name: str) -> bool:
-
-    from .normalise import normalise
-    from .sources import DESIGNS
 
     design = next(d for d in DESIGNS if d.name == name)
     return normalise(design) is not None

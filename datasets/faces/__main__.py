@@ -9,14 +9,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from . import ensure, load
+from .measure import on_paper
+
 
 def contact_sheet(
     names: list[str], out: Path, cards: tuple[str, ...] = ("As", "Td", "Kh", "Qc", "Js", "8h", "BJ", "SJ")
 ) -> None:
     """One row per design with the measured index boxes drawn: the check that the boxes are right."""
-    from . import load
-    from .measure import on_paper
-
     rows = []
     for name in names:
         deck = load(name)
@@ -40,8 +40,6 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--sheet", type=Path, help="write a contact sheet PNG with the measured index boxes")
     args = ap.parse_args()
-    from . import ensure
-
     names = ensure(args.workers)
     print(f"{len(names)} designs ready: {', '.join(names)}")
     if args.sheet:

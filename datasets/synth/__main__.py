@@ -11,6 +11,8 @@ import os
 import time
 from pathlib import Path
 
+from datasets.faces import first_use
+
 from .batch import run
 from .scene import KINDS
 
@@ -25,8 +27,6 @@ def main() -> None:
     ap.add_argument("--kind", choices=KINDS, default=None, help="only this scene kind (default: a mix)")
     ap.add_argument("--no-fetch", action="store_true", help="do not fetch card designs on first use")
     args = ap.parse_args()
-    from datasets.faces import first_use
-
     first_use(fetch=not args.no_fetch, workers=args.workers)
     t = time.time()
 

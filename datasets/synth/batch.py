@@ -7,6 +7,7 @@ from __future__ import annotations
 from multiprocessing import Pool
 from pathlib import Path
 
+import cv2
 from tqdm import tqdm
 
 from .scene import generate
@@ -16,8 +17,6 @@ _ARGS: dict = {}
 
 
 def _init(args: dict) -> None:
-    import cv2
-
     cv2.setNumThreads(1)  # one process per core; OpenCV's own threads would only fight them
     _ARGS.update(args)
 
