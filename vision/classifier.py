@@ -38,7 +38,7 @@ import numpy as np
 from .classes import CLASS_NAMES
 from .int8 import check_int8
 
-CROP_SIZE = 56  # the shipped classifier's input (its ONNX metadata says so too); 40 until run 10
+CROP_SIZE = 56  # the shipped namers' input (their ONNX metadata says so too)
 CONTEXT = 0.15  # of the box's longer side, added on each side: the glyph edges survive a loose box
 BACKGROUND = "bg"
 CLASSIFIER_NAMES: tuple[str, ...] = (*CLASS_NAMES, BACKGROUND)

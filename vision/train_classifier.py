@@ -1,15 +1,22 @@
 """Train the second-stage index classifier on the CPU (extra `train`) and export it to ONNX.
 
-    python -m vision.train_classifier --data cache/crops/c1 --minutes 22 \
-        --out models/index_classifier.pt --onnx models/index_classifier.onnx
+    python -m vision.train_classifier --data cache/crops/c7 --backbone cache/pretrained/yolov8s_fall.pt \
+        --factored --minutes 90 --out cache/clf/namer.pt --onnx cache/clf/namer.fp32.onnx
+    python -m vision.train_classifier --data cache/crops/c7 --init cache/clf/namer.pt --minutes 80 ...
+
+(the commands that made the shipped namers are in models/MODEL_CARD.md).
 
 Why it looks like this:
 - The budget is wall-clock (`--minutes`), not epochs: it shares two cores with the detector's
   training, so its speed varies; the learning rate follows a cosine over the elapsed time, so the
   run always ends annealed whenever the budget ends.
-- A small plain CNN (conv-bn-relu, strided, ~0.3M parameters) on 40 px crops: a corner index is a
-  glyph and a pip, and at ~20 MMAC per crop it trains ~100k crops in minutes and costs ~1 ms per
-  detected box at run time.
+- The shipped namers are `YoloIndexNet` (~0.56 M parameters on 56 px crops): a corner index is a
+  glyph and a pip, so a small net suffices; it trains on ~100k crops in minutes and costs well under
+  a millisecond per proposal at run time. `--factored` gives it the rank + suit + card head
+  (`FactoredHead`: each rank learned from all four suits). `IndexNet` is the plain CNN a run without
+  `--backbone` or `--init` starts from.
+- `--init` continues a checkpoint (the architecture is stored in it) with a fresh optimiser and a new
+  cosine schedule: a longer run in several sittings.
 - Augmentation on the batch in torch: any multiple of 90 degrees (seats face each other, so the
   detector's box holds the glyph at any orientation) plus a small rotation, scale and shift (an
   imperfect box); brightness, contrast, saturation and per-channel gain kept mild so red stays red;
@@ -94,8 +101,8 @@ class YoloIndexNet(nn.Module):
     """The first five layers of a trained YOLOv8 backbone (stride 8, already tuned to corner indices
     at this very scale), one more conv block, global average pool, linear to 55 logits.
 
-    Why: from scratch the small CNN learns too slowly on a shared 2-core CPU; the detector's own
-    early layers are a warm start that costs no extra data and only ~12 MMAC per 40 px crop.
+    Why: from scratch the small CNN learns too slowly on a shared 2-core CPU; a trained YOLO's early
+    layers are a warm start that costs no extra data and little compute per 56 px crop.
     """
 
     def __init__(self, weights: Path, n_classes: int = len(CLASSIFIER_NAMES), cut: int = 5,
@@ -281,8 +288,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--data is required to train")
 
     torch.set_num_threads(args.threads)
-    # run 5 fell from ~7 to ~1 step/s late in training (small Adam moments as denormals, it seems);
-    # run 6 with denormals flushed to zero held ~7 steps/s to the end
+    # small Adam moments become denormals late in a run and slow every step several times over
     torch.set_flush_denormal(True)
     torch.manual_seed(args.seed)
     g = torch.Generator().manual_seed(args.seed)
