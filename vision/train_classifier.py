@@ -2,7 +2,8 @@
 
     python -m vision.train_classifier --data cache/crops/c7 --backbone cache/pretrained/yolov8s_fall.pt \
         --factored --minutes 90 --out cache/clf/namer.pt --onnx cache/clf/namer.fp32.onnx
-    python -m vision.train_classifier --data cache/crops/c7 --init cache/clf/namer.pt --minutes 80 ...
+    python -m vision.train_classifier --data cache/crops/c7 --init cache/clf/namer.pt --minutes 80 \
+        --lr 8e-4 --out cache/clf/namer.pt --onnx cache/clf/namer.fp32.onnx
 
 (the commands that made the shipped namers are in models/MODEL_CARD.md).
 

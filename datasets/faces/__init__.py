@@ -43,6 +43,5 @@ def first_use(fetch: bool, workers: int = 2) -> None:
 
 
 def _normalise_one(name: str) -> bool:
-
     design = next(d for d in DESIGNS if d.name == name)
     return normalise(design) is not None
