@@ -14,14 +14,19 @@ metadata holds `names` (the 55 class names, background last) and `crop_size`.
 
 The namer may be a committee of such models (`IndexClassifier([a, b])`, or "a.onnx+b.onnx" where a
 file is named): the first reads every crop, the others only the crops it reads as a possible index
-and is unsure of (`IndexClassifier.probabilities`; about one proposal in five on a table photo), and
+and is unsure of (`IndexClassifier.probabilities`; about one proposal in seven on a table photo), and
 there the reads are combined as a normalised geometric mean. Two nets trained apart make different
 mistakes, and most proposals are background or an index that one read settles, so the second opinion
 costs less than re-reading those crops at two more crop contexts, which is what a single net does.
-Every member also reads those unsure crops turned a quarter either way (`REFINE_TURNS`): the nets
-were trained on indices at every angle, so a turned crop is a fresh look at the same glyph, and a
-read that is unsure at one angle is often sure at another. A half turn adds little to the two
-quarter turns and would cost another read of each crop by both nets.
+The first member also reads those unsure crops turned a quarter either way (`REFINE_TURNS`): the
+nets were trained on indices at every angle, so a turned crop is a fresh look at the same glyph, and
+a read that is unsure at one angle is often sure at another. The other members read each crop once,
+as it lies: their turned reads add as little to the first net's as a half turn adds to the two
+quarter turns, and each would cost another read of every unsure crop.
+Which crops count as unsure is a band of the first read: unlike background (P(bg) <
+`REFINE_BELOW_BG`), leaning to a card (top >= `REFINE_FROM_TOP`) without being sure of it (top <
+`REFINE_BELOW_TOP`). Outside it, the extra reads change almost no index's outcome on the tuning sets,
+and inside it they turn the real photos' unsure reads into sure ones.
 The shipped committee is `NAMER_FILES` beside the detector's model.
 """
 
@@ -44,9 +49,10 @@ BACKGROUND = "bg"
 CLASSIFIER_NAMES: tuple[str, ...] = (*CLASS_NAMES, BACKGROUND)
 FILL = (114, 114, 114)
 REFINE_CONTEXTS = (0.1, 0.2)  # a single net's second and third reads of a likely index (`probabilities`)
-REFINE_BELOW_BG = 0.5  # a second read for a crop this unlike background ...
-REFINE_BELOW_TOP = 0.9  # ... whose first read is unsure (no card as likely as this)
-REFINE_TURNS = (1, 3)  # quarter turns (either way) of an unsure crop that every member reads too
+REFINE_BELOW_BG = 0.3  # a second read for a crop this unlike background ...
+REFINE_BELOW_TOP = 0.9  # ... whose first read is unsure (no card as likely as this) ...
+REFINE_FROM_TOP = 0.2  # ... but leans to some card (a crop spread thinner comes out of no re-read sure)
+REFINE_TURNS = (1, 3)  # quarter turns (either way) of an unsure crop that the first member reads too
 
 
 #: The shipped namer: the first reads every crop, the second re-reads the possible indices.
@@ -228,42 +234,46 @@ class IndexClassifier:
     def probabilities(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """N x 55 softmax probabilities (background last) for xyxy `boxes` in `image` pixels.
 
-        Boxes that may be an index (P(background) < `REFINE_BELOW_BG`) and whose first read is unsure
-        (top card < `REFINE_BELOW_TOP`) are read again, and all their reads are combined as one
-        normalised geometric mean: a committee's other members read the same crops (two nets trained
-        apart make different mistakes); a single net reads crops with a little less and a little more
-        context (`REFINE_CONTEXTS`: the detector's box is never exact, and one crop whose edge cuts a
-        stroke can flip a rank); and every member reads each crop turned by `turns` quarter turns.
+        Boxes that may be an index (P(background) < `REFINE_BELOW_BG`) and whose first read leans to a
+        card without being sure of it (`REFINE_FROM_TOP` <= top card < `REFINE_BELOW_TOP`) are read
+        again, and all their reads are combined as one normalised geometric mean: a committee's other
+        members read the same crops (two nets trained apart make different mistakes); a single net
+        reads crops with a little less and a little more context (`REFINE_CONTEXTS`: the detector's
+        box is never exact, and one crop whose edge cuts a stroke can flip a rank); and the first
+        member reads each crop turned by `turns` quarter turns.
         Most proposals are plain background or read surely the first time and are read once.
         """
         if len(boxes) == 0:
             return np.zeros((0, len(self.names)), np.float32)
-        crops = self._crops(image, boxes, self.context)
-        p = self._member(self.sessions[0], crops)
-        idx = np.flatnonzero((p[:, -1] < REFINE_BELOW_BG) & (p[:, :-1].max(1) < REFINE_BELOW_TOP))
+        blob = self._crops(image, boxes, self.context)
+        p = self._member(self.sessions[0], blob)
+        top = p[:, :-1].max(1)
+        unsure = (p[:, -1] < REFINE_BELOW_BG) & (top >= REFINE_FROM_TOP) & (top < REFINE_BELOW_TOP)
+        idx = np.flatnonzero(unsure)
         if len(idx) == 0:
             return p
-        some = [crops[i] for i in idx]
+        some = blob[idx]
         if len(self.sessions) > 1:
             views = [some]
         else:  # a lone net's second opinion: the same box cut a little wider or tighter
             views = [some, *(self._crops(image, boxes[idx], c) for c in self.refine_contexts)]
-        turned = [np.ascontiguousarray(np.rot90(c, k)) for k in self.turns for c in some]
+        turned = [np.rot90(some, k, axes=(2, 3)) for k in self.turns]
         reads = [p[idx]]
         for m, session in enumerate(self.sessions):
-            batch = [c for view in views[1 if m == 0 else 0:] for c in view] + turned
-            if batch:
-                reads.extend(np.split(self._member(session, batch), len(batch) // len(idx)))
+            parts = [*views[1:], *turned] if m == 0 else [some]
+            if parts:
+                reads.extend(np.split(self._member(session, np.concatenate(parts)), len(parts)))
         p[idx] = geometric_mean(reads)
         return p
 
-    def _crops(self, image: np.ndarray, boxes: np.ndarray, context: float) -> list[np.ndarray]:
-        return [crop_box(image, b, self.size, context) for b in boxes]
+    def _crops(self, image: np.ndarray, boxes: np.ndarray, context: float) -> np.ndarray:
+        """The boxes' crops as one N x 3 x S x S blob (`crops_to_blob`)."""
+        return crops_to_blob([crop_box(image, b, self.size, context) for b in boxes])
 
-    def _member(self, session, crops: list[np.ndarray]) -> np.ndarray:
+    def _member(self, session, blob: np.ndarray) -> np.ndarray:
         out = []
         name = session.get_inputs()[0].name
-        for i in range(0, len(crops), self.batch):
-            logits = session.run(None, {name: crops_to_blob(crops[i : i + self.batch])})[0]
+        for i in range(0, len(blob), self.batch):
+            logits = session.run(None, {name: np.ascontiguousarray(blob[i : i + self.batch])})[0]
             out.append(softmax(np.asarray(logits, np.float64)))
         return np.concatenate(out).astype(np.float32)

@@ -150,17 +150,17 @@ class _ColourSession:
 
 
 def test_a_committee_second_member_reads_only_possible_indices():
-    """The first member reads both crops; the second only the red one (the white one is surely
-    background), and there the read is the two members' normalised geometric mean."""
+    """The first member reads both crops, and the red one again turned; the second only the red one
+    as it lies (the white one is surely background). The read is the normalised geometric mean of
+    the red crop's reads: the first member's three (the same at every angle) and the second's."""
     first = _ColourSession({"Ah": 0.6, "As": 0.4})
     second = _ColourSession({"Ah": 0.1, "As": 0.9})
     clf = IndexClassifier(session=[first, second])
     img = np.full((100, 200, 3), 255, np.uint8)
     img[20:60, 20:40] = (0, 0, 255)  # red (BGR)
     p = clf.probabilities(img, np.array([[20, 20, 40, 60], [120, 20, 140, 60]], float))
-    turns = len(clf.turns)
-    assert (first.read, second.read) == (2 + turns, 1 + turns)
-    ah, as_ = np.sqrt(0.6 * 0.1), np.sqrt(0.4 * 0.9)
+    assert (first.read, second.read) == (2 + len(clf.turns), 1) == (4, 1)
+    ah, as_ = (0.6**3 * 0.1) ** 0.25, (0.4**3 * 0.9) ** 0.25
     assert p[0, CLASSIFIER_NAMES.index("As")] == pytest.approx(as_ / (ah + as_), abs=1e-4)
     assert CLASSIFIER_NAMES[int(p[1].argmax())] == "bg" and p[1, -1] == pytest.approx(1.0, abs=1e-4)
 
@@ -198,19 +198,39 @@ class _UprightSession(_ColourSession):
 
 
 def test_an_unsure_crop_is_read_again_turned_sideways():
-    """The red mark sits in the box's top half: read as it lies the net cannot choose, turned a
-    quarter either way it can; the combined read is the geometric mean of the three angles' reads."""
-    net = _UprightSession({})
-    clf = IndexClassifier(session=[net, _UprightSession({})])
+    """The red mark sits in the box's top half: read as it lies neither net can choose, turned a
+    quarter either way the first can; the combined read is the geometric mean of the first net's
+    three angles' reads and the second's upright one."""
+    net, other = _UprightSession({}), _UprightSession({})
+    clf = IndexClassifier(session=[net, other])
     img = np.full((100, 100, 3), 255, np.uint8)
     img[20:40, 30:50] = (0, 0, 255)  # the top half of the 20 x 40 box below
     p = clf.probabilities(img, np.array([[30, 20, 50, 60]], float))
-    assert net.read == 1 + 2
-    ah, as_ = (0.5 * 0.9**2) ** (1 / 3), (0.5 * 0.1**2) ** (1 / 3)
+    assert (net.read, other.read) == (1 + 2, 1)
+    ah, as_ = (0.5 * 0.9**2 * 0.5) ** (1 / 4), (0.5 * 0.1**2 * 0.5) ** (1 / 4)
     assert p[0, CLASSIFIER_NAMES.index("Ah")] == pytest.approx(ah / (ah + as_), abs=1e-3)
     clf.turns = ()
     assert clf.probabilities(img, np.array([[30, 20, 50, 60]], float))[0, CLASSIFIER_NAMES.index("Ah")] \
         == pytest.approx(0.5, abs=1e-3)
+
+
+@pytest.mark.parametrize(("first_read", "read_again"), [
+    ({"Ah": 0.6, "As": 0.4}, True),  # leans to a card, unsure of it
+    ({"Ah": 0.75, "bg": 0.25}, True),  # some background, still under REFINE_BELOW_BG
+    ({"Ah": 0.65, "bg": 0.35}, False),  # as likely background as REFINE_BELOW_BG: left as read
+    ({"Ah": 0.95, "As": 0.05}, False),  # sure the first time
+    ({n: 0.16 for n in ("Ah", "As", "Kh", "Ks", "Qh")} | {"bg": 0.2}, False),  # no card over 0.2
+])
+def test_which_crops_the_committee_reads_again(first_read, read_again):
+    """Only a crop that leans to a card (top >= `REFINE_FROM_TOP`) without being sure of it (top <
+    `REFINE_BELOW_TOP`) and is unlike background (< `REFINE_BELOW_BG`) costs the extra reads."""
+    first, second = _ColourSession(first_read), _ColourSession({"Ah": 0.9, "As": 0.1})
+    clf = IndexClassifier(session=[first, second])
+    img = np.full((100, 100, 3), 255, np.uint8)
+    img[20:60, 20:40] = (0, 0, 255)
+    p = clf.probabilities(img, np.array([[20, 20, 40, 60]], float))
+    assert (first.read, second.read) == ((1 + len(clf.turns), 1) if read_again else (1, 0))
+    assert (p[0, CLASSIFIER_NAMES.index("Ah")] > max(first_read.values())) == read_again
 
 
 def test_a_committee_member_at_another_crop_size_is_refused():
