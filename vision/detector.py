@@ -4,8 +4,9 @@
    the working photo's parts with detail and proposes boxes down to a very low score (`box_conf`).
 2. `vision.classifier`: the namer (`models/index_classifier.onnx`, with `index_classifier_2.onnx` as a
    second opinion on its unsure reads; or `$CARDS_CLASSIFIER`) reads each proposal from its own crop:
-   one of the 54 cards, or background. Background is dropped, the operating threshold `conf` applies
-   to P(card), and two reads of one index become one.
+   one of the 54 cards, or background (a lone faint proposal is taken as background unread,
+   `DEFAULT_LONE_FLOOR`). Background is dropped, the operating threshold `conf` applies to P(card),
+   and two reads of one index become one.
 
 The finder only knows where an index is, so the classifier is not optional: a detector without one
 is refused (`ModelMissingError`). Proposals alone, without names, are `vision.proposer.Proposer`
@@ -21,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from .classes import CLASS_NAMES
-from .classifier import CLASSIFIER_ENV, IndexClassifier, resolve_classifier
+from .classifier import CLASSIFIER_ENV, CLASSIFIER_NAMES, IndexClassifier, resolve_classifier
 from .imageio import ImageSource, Photo, open_photo
 from .proposer import (
     DEFAULT_BOX_CONF,
@@ -55,6 +56,11 @@ DEDUPE_CONTAINED = 0.5  # ... or this much of the smaller read's box inside the 
 # refinement below P(bg) 0.5: off / 0.95 / 0.9 / 0.8 -> crops per table 451 / 382 / 351 / 336, tables
 # exact 14 / 14 / 17 / 20, cards right 3608 / 3604 / 3611 / 3609 of 4147; real F1 0.964 -> 0.965 for all.
 DEFAULT_SKIP_SURE = 0.8
+# A proposal that overlaps no better one and that the finder scores under this is not read at all: a
+# lone faint box in the clutter (a pip, a figure's detail), never the only box on an index. On the
+# real finetune half and the tables of seed 6161, not one such box under 0.005 was read as the right
+# card of an index no other box read right, and they are a tenth of all the crops read.
+DEFAULT_LONE_FLOOR = 0.005
 # Two reads of the same card whose boxes come this close (a share of the smaller box's longer side)
 # are one index read twice: a box on its rank and one on its pip, or one shifted half off it. Two
 # printed indices of one card never lie that close (a card's corners are a card apart), and two
@@ -171,7 +177,8 @@ class Detector:
     the operating threshold `conf` applies to the confidence (reads from `unsure_conf` up to it are
     kept aside as unsure, `read_indices`). A proposal that overlaps a
     better-scored one read as a card at least `skip_sure` sure is not read at all (`read_crops`;
-    None reads every proposal). At most `max_det` detections a photo. A photo opened with its
+    None reads every proposal), and neither is one that overlaps no better proposal and scores
+    under `lone_floor` (`read_crops`). At most `max_det` detections a photo. A photo opened with its
     detail view has small indices proposed again from it (`zoom`, `vision.zoom`).
     """
 
@@ -189,6 +196,7 @@ class Detector:
         box_conf: float = DEFAULT_BOX_CONF,
         bg_drop: float = 0.5,
         skip_sure: float | None = DEFAULT_SKIP_SURE,
+        lone_floor: float = DEFAULT_LONE_FLOOR,
         regions: RegionConfig | None = None,
         zoom: ZoomConfig | None = None,
         unsure_conf: float = DEFAULT_UNSURE_CONF,
@@ -198,6 +206,7 @@ class Detector:
                                  scale=scale, regions=regions)
         self.classifier = _load_classifier(classifier, self.proposer.model_path, threads)
         self.conf, self.max_det, self.bg_drop, self.skip_sure = conf, max_det, bg_drop, skip_sure
+        self.lone_floor = lone_floor
         self.unsure_conf = min(unsure_conf, conf)
 
     @property
@@ -209,16 +218,17 @@ class Detector:
         return self.proposer.scale
 
     # -- the second stage -----------------------------------------------------------------------
-    def reclassify(self, image: np.ndarray, boxes: np.ndarray, detail: np.ndarray | None = None
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def reclassify(self, image: np.ndarray, boxes: np.ndarray, detail: np.ndarray | None = None,
+                   scores: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Re-read proposals (working-image pixels, best first) with the classifier: boxes, confidences,
         54-card score rows and whether each is sure (P(card) >= `conf`; else unsure, >= `unsure_conf`),
-        sure reads first. With `detail` (the same view as `image`, larger) the crops are cut from it."""
+        sure reads first. With `detail` (the same view as `image`, larger) the crops are cut from it;
+        with the finder's `scores`, lone faint proposals are not read (`read_crops`)."""
         if detail is not None and len(boxes):
             k = np.array([detail.shape[1] / image.shape[1], detail.shape[0] / image.shape[0]] * 2)
-            p = self.read_crops(detail, boxes * k)
+            p = self.read_crops(detail, boxes * k, scores)
         else:
-            p = self.read_crops(image, boxes)
+            p = self.read_crops(image, boxes, scores)
         bg = p[:, -1]
         cards = p[:, :-1]
         conf = cards.max(1)
@@ -238,22 +248,25 @@ class Detector:
         keep = np.concatenate([keep[sure][: self.max_det], keep[~sure][: self.max_det]])
         return boxes[keep], conf[keep].astype(np.float32), norm[keep], conf[keep] >= self.conf
 
-    def read_crops(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    def read_crops(self, image: np.ndarray, boxes: np.ndarray, scores: np.ndarray | None = None
+                   ) -> np.ndarray:
         """The classifier's probabilities for `boxes` (best proposal first), background last.
 
         With `skip_sure`, a box that overlaps a better-scored box as the dedupe would (IoU >=
         `DEDUPE_IOU` or half inside) is read only when that box did not come out a sure card (P(card)
         >= `skip_sure`): the dedupe would keep the surer read of the two, and a sure read rarely loses.
-        Skipped boxes count as background.
+        With the finder's `scores`, a box that overlaps no better one and scores under `lone_floor`
+        is not read either. Skipped boxes count as background.
         """
         if self.skip_sure is None or len(boxes) < 2:
             return self.classifier.probabilities(image, boxes).astype(np.float32)
         over = np.triu(overlaps(boxes), 1).T  # over[i, j]: j < i is a better box overlapping i
         first = ~over.any(axis=1)
-        read = self.classifier.probabilities(image, boxes[first]).astype(np.float32)
-        p = np.zeros((len(boxes), read.shape[1]), np.float32)
+        lone = first if scores is None else first & (scores >= self.lone_floor)
+        p = np.zeros((len(boxes), len(CLASSIFIER_NAMES)), np.float32)
         p[:, -1] = 1.0
-        p[first] = read
+        if lone.any():
+            p[lone] = self.classifier.probabilities(image, boxes[lone])
         sure = first & (p[:, -1] < self.bg_drop) & (p[:, :-1].max(axis=1) >= self.skip_sure)
         second = ~first & ~(over & sure[None, :]).any(axis=1)
         if second.any():
@@ -268,7 +281,7 @@ class Detector:
         boxes, scores = self.proposer.propose_working(image)
         boxes, scores = rezoom(self.proposer.infer_whole, image, detail, boxes, scores, self.proposer.iou,
                                self.zoom)
-        return self.reclassify(image, boxes[:MAX_PROPOSALS], detail)
+        return self.reclassify(image, boxes[:MAX_PROPOSALS], detail, scores[:MAX_PROPOSALS])
 
     def detect(self, image: ImageSource) -> list[Detection]:
         """Corner indices in `image` (path, bytes or BGR array), boxes in original-image pixels."""

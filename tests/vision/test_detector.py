@@ -253,6 +253,32 @@ def test_a_box_behind_a_sure_read_is_not_read_again():
     assert sorted(CLASSIFIER_NAMES[int(r.argmax())] for r in rows) == ["8c", "9c", "Th"]
 
 
+def test_a_lone_faint_proposal_is_not_read():
+    """`lone_floor`: a proposal the finder scores under it and that overlaps no better one is taken
+    as background unread; a faint box beside a better one that was not read surely is still read
+    (it may be the tight box on an index the better one boxed loosely), and so is a lone box at or
+    over the floor. Without the finder's scores every proposal is read."""
+    det = detector(skip_sure=0.8, lone_floor=0.005)
+    reads = {100: ("9c", 0.5), 110: ("9c", 0.95), 300: ("8c", 0.9), 500: ("7d", 0.9)}
+    asked: list[int] = []
+
+    def probabilities(image, boxes):
+        asked.extend(int(b[0]) for b in boxes)
+        return np.stack([_probs(*reads[int(b[0])]) for b in boxes])
+
+    det.classifier = SimpleNamespace(probabilities=probabilities)
+    boxes = np.array([[100, 445, 143, 470], [110, 445, 153, 470],  # unsure 9c, a faint shifted box on it
+                      [300, 445, 343, 470],  # a lone box at the floor
+                      [500, 445, 543, 470]], np.float32)  # a lone box under it
+    scores = np.array([0.3, 0.002, 0.005, 0.004], np.float32)
+    kept, _, rows, _ = det.reclassify(np.zeros((700, 700, 3), np.uint8), boxes, scores=scores)
+    assert sorted(asked) == [100, 110, 300]
+    assert sorted(CLASSIFIER_NAMES[int(r.argmax())] for r in rows) == ["8c", "9c"]
+    asked.clear()
+    det.reclassify(np.zeros((700, 700, 3), np.uint8), boxes)
+    assert sorted(asked) == [100, 110, 300, 500]
+
+
 def test_reads_under_the_bar_are_kept_apart_as_unsure():
     """Of the reads not background: at or over `conf` sure, from `unsure_conf` up to it unsure, under
     it dropped; an unsure read of an index a sure read holds goes with the dedupe, and the sure
