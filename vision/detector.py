@@ -57,9 +57,9 @@ DEDUPE_CONTAINED = 0.5  # ... or this much of the smaller read's box inside the 
 # exact 14 / 14 / 17 / 20, cards right 3608 / 3604 / 3611 / 3609 of 4147; real F1 0.964 -> 0.965 for all.
 DEFAULT_SKIP_SURE = 0.8
 # A proposal that overlaps no better one and that the finder scores under this is not read at all: a
-# lone faint box in the clutter (a pip, a figure's detail), never the only box on an index. On the
-# real finetune half and the tables of seed 6161, not one such box under 0.005 was read as the right
-# card of an index no other box read right, and they are a tenth of all the crops read.
+# lone faint box in the clutter (a pip, a detail of a court figure). On the real finetune half and the
+# tables of seed 6161, not one such box under 0.005 was read as the right card of an index that no
+# other box read right, and they are a tenth of all the crops read.
 DEFAULT_LONE_FLOOR = 0.005
 # Two reads of the same card whose boxes come this close (a share of the smaller box's longer side)
 # are one index read twice: a box on its rank and one on its pip, or one shifted half off it. Two
@@ -262,11 +262,11 @@ class Detector:
             return self.classifier.probabilities(image, boxes).astype(np.float32)
         over = np.triu(overlaps(boxes), 1).T  # over[i, j]: j < i is a better box overlapping i
         first = ~over.any(axis=1)
-        lone = first if scores is None else first & (scores >= self.lone_floor)
+        read_now = first if scores is None else first & (scores >= self.lone_floor)
         p = np.zeros((len(boxes), len(CLASSIFIER_NAMES)), np.float32)
         p[:, -1] = 1.0
-        if lone.any():
-            p[lone] = self.classifier.probabilities(image, boxes[lone])
+        if read_now.any():
+            p[read_now] = self.classifier.probabilities(image, boxes[read_now])
         sure = first & (p[:, -1] < self.bg_drop) & (p[:, :-1].max(axis=1) >= self.skip_sure)
         second = ~first & ~(over & sure[None, :]).any(axis=1)
         if second.any():
