@@ -177,8 +177,8 @@ class Detector:
     the operating threshold `conf` applies to the confidence (reads from `unsure_conf` up to it are
     kept aside as unsure, `read_indices`). A proposal that overlaps a
     better-scored one read as a card at least `skip_sure` sure is not read at all (`read_crops`;
-    None reads every proposal), and neither is one that overlaps no better proposal and scores
-    under `lone_floor` (`read_crops`). At most `max_det` detections a photo. A photo opened with its
+    None reads every proposal, lone or not), and neither is one that overlaps no better proposal and
+    scores under `lone_floor` (`read_crops`). At most `max_det` detections a photo. A photo opened with its
     detail view has small indices proposed again from it (`zoom`, `vision.zoom`).
     """
 
@@ -256,7 +256,8 @@ class Detector:
         `DEDUPE_IOU` or half inside) is read only when that box did not come out a sure card (P(card)
         >= `skip_sure`): the dedupe would keep the surer read of the two, and a sure read rarely loses.
         With the finder's `scores`, a box that overlaps no better one and scores under `lone_floor`
-        is not read either. Skipped boxes count as background.
+        is not read either. Skipped boxes count as background. `skip_sure` None, or fewer than two
+        boxes, reads every box: both skips rest on the same overlap test, made only here.
         """
         if self.skip_sure is None or len(boxes) < 2:
             return self.classifier.probabilities(image, boxes).astype(np.float32)
