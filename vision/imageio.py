@@ -68,7 +68,7 @@ class Photo:
     pixel, so a box found in `image` maps back to the original photo by dividing by `scale`.
     `detail` (asked for with `open_photo(..., detail=True)`) is the same view at up to twice the
     size of `image`, when the photo was shrunk: the namer cuts its crops from it, because an index far
-    from the camera is only ~12 px tall in a 1280 px image and far clearer in the decode before the
+    from the camera is only ~14 px tall in a 1440 px image and far clearer in the decode before the
     last shrink (a JPEG's DCT-reduced decode, which costs nothing extra).
     """
 

@@ -1,9 +1,9 @@
 """Small indices proposed again from the photo's sharper view.
 
-The proposer reads the photo at 1280 px, where the seat far from a tilted phone's camera has its
-indices 12-18 px tall, the bottom of what it was trained on: it misses some and boxes others
+The proposer reads the photo at 1440 px, where the seat far from a tilted phone's camera has its
+indices 14-20 px tall, near the bottom of what it was trained on: it misses some and boxes others
 loosely. When the photo was shrunk, its decode before the last shrink (`Photo.detail`, up to 2x)
-holds those indices at 24-36 px. So after the first pass, the places where its sure proposals are
+holds those indices at up to twice that. So after the first pass, the places where its sure proposals are
 small are read again from the detail view, and what it finds there joins the first pass's
 proposals (one NMS over both): the second look adds boxes and tightens them, and takes none away.
 A photo no larger than the working size has no such view; its windows are read enlarged instead.
@@ -33,7 +33,7 @@ class ZoomConfig:
     """When and where the detail view is read again.
 
     - `small_px`: a proposal whose box's longer side is under this (working pixels) is small:
-      the far seat's indices (~16 px), not the near seats' (~29 px).
+      the far seat's smallest indices (14-20 px at 1440), not the near seats' (~33 px).
     - `sure`: only proposals at least this sure say how big the indices are (weak ones are noise).
     - `pad`: a window reaches this many index sides around each small proposal.
     - `min_boxes`: a window is read only around at least this many small proposals (a seat's

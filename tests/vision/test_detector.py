@@ -113,12 +113,12 @@ def test_large_photo_read_at_the_working_scale_and_mapped_back():
                                                       for t in squares[:i])]  # apart: one read each
     finder = Finder()
     dets = detector(session=finder, regions=RegionConfig(enabled=False)).detect(paint(4000, 3000, squares))
-    assert finder.shapes == [(1, 3, 960, 1280)]  # 1280 x 960 working photo, one pass
-    check(dets, squares, tol=4)  # a working pixel is 3.1 photo pixels
+    assert finder.shapes == [(1, 3, 1088, 1440)]  # 1440 x 1080 working photo padded to 32s, one pass
+    check(dets, squares, tol=4)  # a working pixel is 2.8 photo pixels
 
 
 def test_the_namer_reads_the_sharper_view_and_boxes_come_back_in_photo_pixels():
-    """A 4000 x 3000 photo is proposed on at 1280 x 960, named from crops of its 2560 x 1920 view."""
+    """A 4000 x 3000 photo is proposed on at 1440 x 1080, named from crops of its 2880 x 2160 view."""
     squares = [(300, 200, 110, "Ah"), (2100, 1400, 110, "As"), (3500, 2700, 110, "Ah")]
     det = detector(regions=RegionConfig(enabled=False))
     seen: list[tuple[int, ...]] = []
@@ -130,25 +130,25 @@ def test_the_namer_reads_the_sharper_view_and_boxes_come_back_in_photo_pixels():
 
     det.classifier = SimpleNamespace(probabilities=recording)
     check(det.detect(paint(4000, 3000, squares)), squares, tol=4)
-    assert seen and set(seen) == {(1920, 2560, 3)}
+    assert seen and set(seen) == {(2160, 2880, 3)}
 
 
 def test_small_indices_are_proposed_again_from_the_sharper_view():
-    """Indices 14 working px tall (a far seat) get a second proposer pass over their window of the
-    2560 x 1920 view, and their boxes come back to photo pixels tighter than one working pixel."""
+    """Indices 16 working px tall (a far seat) get a second proposer pass over their window of the
+    2880 x 2160 view, and their boxes come back to photo pixels tighter than one working pixel."""
     squares = [(1000 + 150 * i, 800, 45, "Ah" if i % 2 else "As") for i in range(4)]
     finder = Finder()
     dets = detector(session=finder, regions=RegionConfig(enabled=False)).detect(paint(4000, 3000, squares))
-    assert finder.shapes[0] == (1, 3, 960, 1280) and len(finder.shapes) == 2
-    assert finder.shapes[1][2] * finder.shapes[1][3] < 1280 * 960 / 8  # the window, not the photo
-    check(dets, squares, tol=2.0)  # a detail pixel is 1.56 photo pixels (a working one 3.1)
+    assert finder.shapes[0] == (1, 3, 1088, 1440) and len(finder.shapes) == 2
+    assert finder.shapes[1][2] * finder.shapes[1][3] < 1440 * 1080 / 8  # the window, not the photo
+    check(dets, squares, tol=2.0)  # a detail pixel is 1.39 photo pixels (a working one 2.8)
 
 
 def test_regions_read_only_parts_and_map_back_the_same():
     squares = [(300, 200, 110, "Ah"), (3500, 2700, 110, "As")]
     finder = Finder()
     dets = detector(session=finder).detect(paint(4000, 3000, squares))
-    assert len(finder.shapes) == 2 and all(s[2] * s[3] < 1280 * 960 / 4 for s in finder.shapes)
+    assert len(finder.shapes) == 2 and all(s[2] * s[3] < 1440 * 1080 / 4 for s in finder.shapes)
     check(dets, squares, tol=4)
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from datasets.boxes import iou_matrix
 from vision.detector import DEFAULT_MODEL, Detector
 from vision.regions import Region, RegionConfig, detail_cells, detail_regions, region_keeps
 
@@ -168,5 +169,8 @@ def test_the_sample_photo_reads_the_same_with_and_without_regions():
     off = Detector(DEFAULT_MODEL, regions=RegionConfig(enabled=False)).detect(SAMPLE)
     assert len(on) > 40
     assert sorted(d.card for d in on) == sorted(d.card for d in off)
-    for a in on:  # each read in the same place, original pixels
-        assert min(np.abs(np.array(a.box) - np.array(b.box)).max() for b in off if b.card == a.card) < 4
+    # each read on the same index: a sideways index may keep a box a few pixels wider or narrower
+    # (two proposals on it, read about as sure), never one on another index
+    for a in on:
+        same = np.array([b.box for b in off if b.card == a.card], np.float64)
+        assert iou_matrix(np.array([a.box], np.float64), same).max() >= 0.5
