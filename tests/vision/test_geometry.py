@@ -171,6 +171,39 @@ def test_missing_card_on_full_table_inferred_by_elimination():
         ("inferred", read_seat(gone["seat"], 4), gone["row"], gone["card"])]
 
 
+def _hidden(scene, picks):
+    """The scene's detections without any index of the cards at (seat, row, position) `picks`."""
+    gone = [c for c in scene["cards"] if (c["seat"], c["row"], c["position"]) in picks]
+    boxes = [tuple(ix["box"]) for c in gone for ix in c["indices"]]
+    dets = [d for d in detections(scene) if not any(d.box == pytest.approx(b) for b in boxes)]
+    return gone, dets
+
+
+def test_unseen_cards_of_one_row_on_a_full_table_are_inferred_there():
+    """Two cards of one middle row hidden (a chip over them): the two cards no seat shows can only be
+    that row's, so the seat reads exactly, each inferred card flagged."""
+    scene = build_table(4, seed=10)
+    gone, dets = _hidden(scene, {(2, "middle", 1), (2, "middle", 3)})
+    tr = read_table(dets)
+    assert got(tr) == truth_as_read(scene)
+    assert sorted((p.kind, p.seat, p.row, p.card) for p in tr.problems) == sorted(
+        ("inferred", read_seat(2, 4), "middle", c["card"]) for c in gone)
+
+
+@pytest.mark.parametrize("picks", [
+    {(2, "middle", 1), (2, "tail", 3)},  # two rows short: which card is whose is not known
+    {(2, "middle", 1), (1, "middle", 3)},  # two seats short
+])
+def test_unseen_cards_of_two_rows_are_not_guessed(picks):
+    scene = build_table(4, seed=10)
+    gone, dets = _hidden(scene, picks)
+    tr = read_table(dets)
+    assert not any(p.kind == "inferred" for p in tr.problems)
+    placed = {c.card for s in tr.seats for c in s.cards}
+    assert placed.isdisjoint(c["card"] for c in gone)
+    assert sum(len(s.cards) for s in tr.seats) == 50
+
+
 def test_low_confidence_and_orphans_are_reported():
     scene = build_table(1, seed=11)
     dets = detections(scene)

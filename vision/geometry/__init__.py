@@ -26,8 +26,8 @@ its weights in `score.Weights`) decides:
 5. `fill`, `deck`: an unsure read (under the namer's bar) joins a nearly full seat's row that lacks
    a card where it lies on the row's line. Each card exists once (twice with two decks): one
    assignment over the class scores picks the most probable consistent reading, in which a seat of
-   more than 13 may give up its extra reads as false (when renaming one would cost more); the one
-   card not seen on a full table is inferred.
+   more than 13 may give up its extra reads as false (when renaming one would cost more); the cards
+   not seen on a full table are inferred when they can only belong to one row.
 6. `problems`: wrong counts, duplicates, changes, low confidence (a low top score, or a runner-up
    close behind on either corner), an undecided side, cards in no seat. Nothing is guessed silently.
 """
