@@ -11,6 +11,8 @@ shipped reader (`vision.read`), and prints:
 - seats exact (head, middle and tail hold exactly the true cards) and tables exact;
 - wrong seats flagged: a wrong seat must carry a problem naming it, or the table one naming no seat
   (a true seat not read at all: any problem on the table);
+- the same exact-seat share among the seats whose every card shows an index (the rest have a card
+  under a chip, paper or another card, or out of the photo: no reader names those but by elimination);
 - labelled indices named right (the read kept on a labelled corner carries its card), found, and
   false boxes a photo (kept reads on no labelled corner: pips, figures, backs, chips).
 
@@ -83,6 +85,8 @@ class SeatScore:
     wrong_flagged: int = 0
     tables: int = 0
     tables_exact: int = 0
+    shown: int = 0  # seats whose every card shows at least one index (`all_shown`)
+    shown_exact: int = 0
     seconds: list[float] = field(default_factory=list)
 
     silent: list[str] = field(default_factory=list)  # "photo seat N: what differs" of unflagged wrong seats
@@ -96,9 +100,12 @@ class SeatScore:
         read = table.seats
         flagged_all = any(p.seat is None for p in table.problems)
         all_right = len(read) == len(ts)
+        shown = all_shown(meta)
         for t, j in zip(ts, match_seats(truth, read), strict=True):
+            self.shown += shown[t]
             if j is not None and seat_right(truth[t], read[j]):
                 self.exact += 1
+                self.shown_exact += shown[t]
                 continue
             all_right = False
             # a seat read wrong must carry a problem naming it; a seat not read at all has no name,
@@ -118,6 +125,24 @@ class SeatScore:
                 f"({100 * self.tables_exact / max(1, self.tables):.1f}%, target >= 85%), wrong seats flagged "
                 f"{self.wrong_flagged}/{wrong}; median {1000 * statistics.median(self.seconds or [0]):.0f} "
                 f"ms a photo")
+
+    def shown_line(self) -> str:
+        return (f"seats whose 13 cards all show an index: {self.shown_exact}/{self.shown} exact "
+                f"({100 * self.shown_exact / max(1, self.shown):.1f}%; the others have a card covered or "
+                f"out of the photo)")
+
+
+def all_shown(meta: dict) -> dict[int, bool]:
+    """For each true seat, whether every one of its cards shows at least one index (`visible` in the
+    scene's labels; a card listed without its indices counts as shown). A seat with a card under a chip
+    or out of the frame can be exact only by elimination (`vision.geometry.deck`): this tells reader
+    errors from scenes no reader could read whole."""
+    out: dict[int, bool] = {}
+    for c in meta["cards"]:
+        if c["seat"] is not None and c["row"]:
+            seen = "indices" not in c or any(i["visible"] for i in c["indices"])
+            out[c["seat"]] = out.get(c["seat"], True) and seen
+    return out
 
 
 def _difference(truth: dict[str, Counter], seat) -> str:
@@ -153,6 +178,7 @@ def measure(folder: Path, det: Detector, n: int, label: str) -> tuple[SeatScore,
         seats.add(meta, table)
         indices.add([(d.card, d.box) for d in dets if d.card in CLASS_NAMES], truth_boxes(meta))
     print(f"{label}: {seats.line()}")
+    print(f"{label}: {seats.shown_line()}")
     print(f"{label}: {indices.line()}")
     for line in seats.silent:
         print(f"{label}: wrong and not flagged: {line}")

@@ -56,3 +56,14 @@ def test_table_exact_needs_every_seat_right_and_no_extra_seat():
     assert not table_exact(_meta(), TableRead([_seat(0, HANDS[0])]))
     wrong = ("As Ks Qs", "2h 3h 4h 5h 6d", "7c 8c 9c Tc Jc")
     assert not table_exact(_meta(), TableRead([_seat(0, wrong), _seat(1, HANDS[1])]))
+
+
+def test_seats_with_a_hidden_card_are_counted_apart():
+    meta = _meta()
+    for c in meta["cards"]:
+        c["indices"] = [{"visible": c["card"] != "Jc"}, {"visible": False}]
+    wrong = ("Ad Kd Qd", "2s 3s 4s 5s 6s", "7h 8h 9h Th Jd")
+    score = SeatScore()
+    score.add(meta, TableRead([_seat(0, HANDS[0]), _seat(1, wrong)]))  # seat 0 right, its Jc hidden
+    assert (score.exact, score.shown, score.shown_exact) == (1, 1, 0)
+    assert "0/1 exact" in score.shown_line()
