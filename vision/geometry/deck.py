@@ -28,35 +28,39 @@ def one_copy_each(deck: int) -> bool:
 
 
 def fix_with_deck(
-    cards: list[_Card], deck: int, overfull: list[tuple[set[int], int]] | None = None,
+    cards: list[_Card], deck: int, overfull: list[tuple[set[int], int, bool]] | None = None,
     false_read_below: float = 0.1,
 ) -> tuple[list[_Card], list[_Card]]:
     """Re-read cards so no card appears more often than the deck holds, most probable first; returns
     the cards renamed and the cards taken as false reads.
 
-    Only runs when the top classes conflict; then one assignment maximises the summed log scores,
-    so a card keeps its top class unless another card has a stronger claim to it. `overfull` lists
-    the seats that may give up cards as false reads (their cards' ids, and how many): a seat of more
-    than 13 its extra ones (a half box on an index, a glyph in the card art), a seat of a few loose
-    cards any (`read._false_read_slots`), each at the cost of a rename to a card of score
-    `false_read_below`. So of two reads of one card, the one that makes a seat 14 is left out rather
-    than the other renamed to something unlikely; a hand of 13 or fewer gives up nothing.
+    One assignment maximises the summed log scores, so a card keeps its top class unless another card
+    has a stronger claim to it. `overfull` lists the seats that may give up cards as false reads
+    (their cards' ids, how many, and whether they must): a seat of more than 13 must give up its
+    extra ones (no hand holds 14: a half box on an index, a glyph in the card art), a seat of a few
+    loose cards may give up any (`read._false_read_slots`); each false read costs what a rename to a
+    card of score `false_read_below` would. So of two reads of one card, the one that makes a seat 14
+    is left out rather than the other renamed to something unlikely, and a seat of 14 with no card
+    read twice leaves out its least probable read; a hand of 13 or fewer gives up nothing. Without a
+    conflict or a seat that must give up a card, nothing is run.
     """
     cap = deck_capacity(deck)
     counts = Counter(c.card for c in cards)
-    if all(n <= cap[k] for k, n in counts.items()):
+    seats = overfull or []
+    if all(n <= cap[k] for k, n in counts.items()) and not any(must for _, _, must in seats):
         return [], []
     scored = [i for i, c in enumerate(cards) if c.scores is not None]
     held = Counter(c.card for c in cards if c.scores is None)  # unscored cards keep their class
     slots = [name for name in CLASS_NAMES for _ in range(max(0, cap[name] - held[name]))]
-    seats = overfull or []
-    if not scored or len(scored) > len(slots) + sum(k for _, k in seats):
+    if not scored or len(scored) > len(slots) + sum(k for _, k, _ in seats):
         return [], []
     logp = np.log(np.clip(np.stack([cards[i].scores for i in scored]).astype(np.float64), 1e-9, 1.0))
     cost = -logp[:, [CLASS_INDEX[s] for s in slots]]
     never = 1e6  # a card of another seat cannot fill this seat's false-read slot
-    for ids, k in seats:
-        col = np.array([-np.log(false_read_below) if id(cards[i]) in ids else never for i in scored])
+    bonus = 1e3  # a slot that must be filled is, by the cards whose own names are least probable
+    for ids, k, must in seats:
+        own = -np.log(false_read_below) - (bonus if must else 0.0)
+        col = np.array([own if id(cards[i]) in ids else never for i in scored])
         cost = np.hstack([cost, np.repeat(col[:, None], k, axis=1)])
     cols = assign(cost)
     changed, false = [], []

@@ -81,8 +81,11 @@ def _deck_problems(
     """False reads left out, cards the deck fix renamed, corners that disagree, and duplicates."""
     out: list[Problem] = []
     for c, (s, row, n) in left_out:
-        out.append(Problem("false_read", f"Seat {s + 1} {row}: read {c.card}, but that card is "
-                           f"already on the table and the seat had {n} cards: left out as a false read",
+        if any(o.card == c.card for o in t.live):
+            why = f"read {c.card}, but that card is already on the table and the seat had {n} cards"
+        else:
+            why = f"the seat had {n} cards and {c.card} was its least sure read"
+        out.append(Problem("false_read", f"Seat {s + 1} {row}: {why}: left out as a false read",
                            s, row, c.card))
     for c in changed:
         if id(c) in t.gone:

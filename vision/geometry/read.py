@@ -15,7 +15,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..types import Detection, Problem, ReadCard, SeatRead, TableRead
-from .config import SEAT_SIZE, GeometryConfig, name_rows
+from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig, name_rows
 from .corners import index_scale, merge_corners
 from .deck import _fill_by_elimination, _leave_out_false_reads, fix_with_deck, one_copy_each
 from .fill import fill_from_unsure, row_hit
@@ -66,20 +66,29 @@ def read_table(
 
 def _false_read_slots(
     cards: list[_Card], frames: list[tuple[SeatFrame, list[int], np.ndarray]], deck: int, cfg: GeometryConfig,
-) -> list[tuple[set[int], int]]:
-    """The seats that may give up cards as false reads (`fix_with_deck`), by their cards' ids, and how
-    many: a seat of more than 13 its extra ones; with one deck, a seat of a few loose cards (fewer than
-    `frame_min_cards`) any of them. Loose cards are no hand, so no card is missing from them: a second
-    read of a card there is that card seen twice (two corners too far apart to pair, two boxes on one
-    index), not a misread of a card that is not seen."""
+) -> list[tuple[set[int], int, bool]]:
+    """The seats that may give up cards as false reads (`fix_with_deck`), by their cards' ids, how
+    many, and whether they must: a seat of more than 13 must give up its extra ones, from its over-full
+    rows when it has any (`_overfull_rows`); with one deck, a seat of a few loose cards (fewer than
+    `frame_min_cards`) may give up any of them. Loose cards are no hand, so no card is missing from
+    them: a second read of a card there is that card seen twice (two corners too far apart to pair,
+    two boxes on one index), not a misread of a card that is not seen."""
     slots = []
-    for _, g, _ in frames:
+    for fr, g, _ in frames:
         ids = {id(cards[i]) for i in g if not cards[i].gone}
         if len(ids) > SEAT_SIZE:
-            slots.append((ids, len(ids) - SEAT_SIZE))
+            slots.append((_overfull_rows(fr) & ids or ids, len(ids) - SEAT_SIZE, True))
         elif one_copy_each(deck) and len(ids) < cfg.frame_min_cards:
-            slots.append((ids, len(ids)))
+            slots.append((ids, len(ids), False))
     return slots
+
+
+def _overfull_rows(fr: SeatFrame) -> set[int]:
+    """The ids of the cards in a seat's rows that hold more than their row may (the 6 of 3/5/6): a
+    seat of 14 gives up a card from there, not from a row of the right length."""
+    names = name_rows([len(r) for r in fr.rows])
+    return {id(fr.members[j]) for r, name in zip(fr.rows, names, strict=True)
+            if len(r) > ROW_SIZES[name] for j in r}
 
 
 def _best_placement(
