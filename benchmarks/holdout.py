@@ -173,7 +173,7 @@ def measure(folder: Path, det: Detector, n: int, label: str) -> tuple[SeatScore,
         reads = det.read_indices(photo)
         dets = reads.sure
         table = read_table(dets, width=photo.width, height=photo.height, cfg=GeometryConfig(),
-                           unsure=reads.unsure)
+                           unsure=reads.unsure, faint=reads.faint)
         seats.seconds.append(time.perf_counter() - t)
         seats.add(meta, table)
         indices.add([(d.card, d.box) for d in dets if d.card in CLASS_NAMES], truth_boxes(meta))

@@ -74,11 +74,11 @@ def read(
     det = _detector(model)
     photo = open_photo(image, long_side=det.scale.long_side, detail=True)
     reads = det.read_indices(photo)
-    sure, unsure = reads.sure, reads.unsure
+    sure, unsure, faint = reads.sure, reads.unsure, reads.faint
     if jokers == 0:
-        sure, unsure = without_jokers(sure), without_jokers(unsure)
+        sure, unsure, faint = without_jokers(sure), without_jokers(unsure), without_jokers(faint)
     table = read_table(sure, seats=seats, deck=deck, width=photo.width, height=photo.height,
-                       cfg=geometry or GeometryConfig(), unsure=unsure)
+                       cfg=geometry or GeometryConfig(), unsure=unsure, faint=faint)
     if photo.grey:
         table.problems.insert(0, dataclasses.replace(GREY_PHOTO))
     return table

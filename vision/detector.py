@@ -16,7 +16,7 @@ is refused (`ModelMissingError`). Proposals alone, without names, are `vision.pr
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -72,16 +72,22 @@ MAX_PROPOSALS = 1000  # boxes handed to the second stage per photo (~150 a 640 p
 # (`vision.geometry.fill`), and flags it there. Chosen on generated held-out-design tables (seed 6161)
 # and train-design ones (seed 5151), not the benchmark's.
 DEFAULT_UNSURE_CONF = 0.25
+# A proposal the namer keeps no read of, but calls background with less than this, is a faint read:
+# weighed only among the cards no seat shows, on a full table (`IndexReads.faint`).
+DEFAULT_FAINT_BG = 0.98
 
 
 @dataclass(frozen=True)
 class IndexReads:
-    """The second stage's reads of one photo: `sure` ones (P(card) >= the operating threshold) and
+    """The second stage's reads of one photo: `sure` ones (P(card) >= the operating threshold),
     `unsure` ones (`unsure_conf` <= P(card) < threshold, not background, no read of an index a sure
-    read holds), each best first."""
+    read holds), each best first; and `faint` ones (`Detector.faint_reads`): proposals the namer
+    would not keep, whose scores still say which of the cards no seat shows they most resemble
+    (confidence: their top card's share of P(card), background left out)."""
 
     sure: list[Detection]
     unsure: list[Detection]
+    faint: list[Detection] = field(default_factory=list)
 
 
 def overlaps(boxes: np.ndarray) -> np.ndarray:
@@ -200,6 +206,7 @@ class Detector:
         regions: RegionConfig | None = None,
         zoom: ZoomConfig | None = None,
         unsure_conf: float = DEFAULT_UNSURE_CONF,
+        faint_bg: float = DEFAULT_FAINT_BG,
     ) -> None:
         self.zoom = zoom or ZoomConfig()
         self.proposer = Proposer(model, session=session, threads=threads, conf=box_conf, iou=iou,
@@ -208,6 +215,7 @@ class Detector:
         self.conf, self.max_det, self.bg_drop, self.skip_sure = conf, max_det, bg_drop, skip_sure
         self.lone_floor = lone_floor
         self.unsure_conf = min(unsure_conf, conf)
+        self.faint_bg = faint_bg
 
     @property
     def model_path(self) -> Path | None:
@@ -224,11 +232,20 @@ class Detector:
         54-card score rows and whether each is sure (P(card) >= `conf`; else unsure, >= `unsure_conf`),
         sure reads first. With `detail` (the same view as `image`, larger) the crops are cut from it;
         with the finder's `scores`, lone faint proposals are not read (`read_crops`)."""
+        return self.keep_reads(boxes, self.name_proposals(image, boxes, detail, scores))
+
+    def name_proposals(self, image: np.ndarray, boxes: np.ndarray, detail: np.ndarray | None = None,
+                       scores: np.ndarray | None = None) -> np.ndarray:
+        """The classifier's N x 55 probabilities of the proposals (`read_crops`), from `detail` if given."""
         if detail is not None and len(boxes):
             k = np.array([detail.shape[1] / image.shape[1], detail.shape[0] / image.shape[0]] * 2)
-            p = self.read_crops(detail, boxes * k, scores)
-        else:
-            p = self.read_crops(image, boxes, scores)
+            return self.read_crops(detail, boxes * k, scores)
+        return self.read_crops(image, boxes, scores)
+
+    def keep_reads(self, boxes: np.ndarray, p: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """`reclassify`'s reads from the proposals' probabilities `p`: background and reads under
+        `unsure_conf` dropped, two reads of one index made one."""
         bg = p[:, -1]
         cards = p[:, :-1]
         conf = cards.max(1)
@@ -247,6 +264,23 @@ class Detector:
         sure = conf[keep] >= self.conf
         keep = np.concatenate([keep[sure][: self.max_det], keep[~sure][: self.max_det]])
         return boxes[keep], conf[keep].astype(np.float32), norm[keep], conf[keep] >= self.conf
+
+    def faint_reads(self, boxes: np.ndarray, p: np.ndarray, kept: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray]:
+        """Proposals the namer keeps no read of (background, or no card sure enough) that it still
+        calls background with less than `faint_bg`, on no index a kept read holds (`kept`): their
+        boxes and 54-card score rows, best first, one a place. Not cards to show: evidence the
+        geometry weighs among the cards no seat of a full table shows (`vision.geometry.unseen`)."""
+        bg = p[:, -1]
+        cards = p[:, :-1]
+        conf = cards.max(1)
+        idx = np.flatnonzero((bg < self.faint_bg) & ~((bg < self.bg_drop) & (conf >= self.unsure_conf)))
+        if len(kept) and len(idx):
+            both = np.concatenate([kept, boxes[idx]])
+            idx = idx[~overlaps(both)[len(kept):, : len(kept)].any(axis=1)]
+        idx = idx[nms(boxes[idx], 1 - bg[idx], DEDUPE_IOU)]
+        norm = cards[idx] / np.maximum(cards[idx].sum(1, keepdims=True), 1e-12)
+        return boxes[idx], norm
 
     def read_crops(self, image: np.ndarray, boxes: np.ndarray, scores: np.ndarray | None = None
                    ) -> np.ndarray:
@@ -279,10 +313,16 @@ class Detector:
                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Boxes (working-image pixels), confidences, 54-card score rows and the sure mask (see
         `reclassify`) for a BGR working image; the namer's crops come from `detail` when given."""
+        return self.keep_reads(*self._propose_and_name(image, detail))
+
+    def _propose_and_name(self, image: np.ndarray, detail: np.ndarray | None
+                          ) -> tuple[np.ndarray, np.ndarray]:
+        """Every proposal of a working image (first pass and `zoom`) and the namer's probabilities."""
         boxes, scores = self.proposer.propose_working(image)
         boxes, scores = rezoom(self.proposer.infer_whole, image, detail, boxes, scores, self.proposer.iou,
                                self.zoom)
-        return self.reclassify(image, boxes[:MAX_PROPOSALS], detail, scores[:MAX_PROPOSALS])
+        boxes, scores = boxes[:MAX_PROPOSALS], scores[:MAX_PROPOSALS]
+        return boxes, self.name_proposals(image, boxes, detail, scores)
 
     def detect(self, image: ImageSource) -> list[Detection]:
         """Corner indices in `image` (path, bytes or BGR array), boxes in original-image pixels."""
@@ -295,15 +335,21 @@ class Detector:
         return self.read_indices(photo).sure
 
     def read_indices(self, photo: Photo) -> IndexReads:
-        """The sure reads of `detect_loaded` and, apart, the unsure ones (`IndexReads`)."""
+        """The sure reads of `detect_loaded` and, apart, the unsure and faint ones (`IndexReads`)."""
         work, total = working_image(photo, self.scale)
-        boxes, conf, probs, sure = self.detect_working(work, photo.detail)
+        found, p = self._propose_and_name(work, photo.detail)
+        boxes, conf, probs, sure = self.keep_reads(found, p)
         dets = [
-            Detection(CLASS_NAMES[int(p.argmax())], tuple(float(v) for v in b), float(c), p)
-            for b, c, p in zip(to_photo(boxes, total, photo), conf, probs, strict=True)
+            Detection(CLASS_NAMES[int(q.argmax())], tuple(float(v) for v in b), float(c), q)
+            for b, c, q in zip(to_photo(boxes, total, photo), conf, probs, strict=True)
+        ]
+        faint_boxes, faint_probs = self.faint_reads(found, p, boxes)
+        faint = [
+            Detection(CLASS_NAMES[int(q.argmax())], tuple(float(v) for v in b), float(q.max()), q)
+            for b, q in zip(to_photo(faint_boxes, total, photo), faint_probs, strict=True)
         ]
         return IndexReads([d for d, s in zip(dets, sure, strict=True) if s],
-                          [d for d, s in zip(dets, sure, strict=True) if not s])
+                          [d for d, s in zip(dets, sure, strict=True) if not s], faint)
 
 
 @functools.lru_cache(maxsize=4)

@@ -295,6 +295,33 @@ def test_reads_under_the_bar_are_kept_apart_as_unsure():
     assert kept[2].tolist() == boxes[2].tolist() and conf[2] == pytest.approx(0.45, abs=1e-4)
 
 
+def _faint_probs(card: str, p: float, bg: float) -> np.ndarray:
+    v = np.full(55, (1 - p - bg) / 53, np.float32)
+    v[CLASSIFIER_NAMES.index(card)], v[-1] = p, bg
+    return v
+
+
+def test_proposals_the_namer_keeps_nothing_of_are_faint_reads_unless_plain_background():
+    """`faint_reads`: of the proposals not kept, those under `faint_bg` background, on no kept read's
+    index, one a place (the least background of two on one spot), with their card scores without
+    background, least background first; a kept read is never a faint one, and plain background
+    (P 0.99) is none."""
+    det = detector(skip_sure=None, conf=0.6, unsure_conf=0.25, faint_bg=0.98)
+    p = np.stack([_faint_probs("Th", 0.97, 0.01),  # kept, sure
+                  _faint_probs("Jd", 0.01, 0.9),  # background to the namer, but not plainly
+                  _faint_probs("Jd", 0.005, 0.95),  # the same spot, a looser box: more background
+                  _faint_probs("8c", 0.2, 0.3),  # a card read under the unsure floor
+                  _faint_probs("5s", 0.001, 0.99),  # plain background
+                  _faint_probs("7d", 0.02, 0.9)])  # on the kept Th's index
+    boxes = np.array([[269, 445, 312, 470], [400, 445, 443, 470], [402, 446, 447, 472],
+                      [500, 445, 543, 470], [600, 445, 643, 470], [270, 446, 311, 470]], np.float32)
+    kept, *_ = det.keep_reads(boxes, p)
+    faint, scores = det.faint_reads(boxes, p, kept)
+    assert faint.tolist() == boxes[[3, 1]].tolist()  # least background first
+    assert [CLASSIFIER_NAMES[int(s.argmax())] for s in scores] == ["8c", "Jd"]
+    assert np.allclose(scores.sum(1), 1.0) and scores[1, CLASSIFIER_NAMES.index("Jd")] == pytest.approx(0.1)
+
+
 # -- what is refused ------------------------------------------------------------------------------
 def test_missing_model_is_a_clear_error(tmp_path):
     with pytest.raises(ModelMissingError, match="not found"):

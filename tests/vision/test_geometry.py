@@ -210,6 +210,42 @@ def test_unseen_cards_of_two_rows_are_not_guessed(picks):
     assert sum(len(s.cards) for s in tr.seats) == 50
 
 
+def _faint_at(card: dict, weights: dict[str, float]) -> Detection:
+    """A faint read on `card`'s top-left index: background to the namer, its card scores `weights`
+    (the rest spread thin)."""
+    s = np.full(54, 1e-4, np.float32)
+    for name, w in weights.items():
+        s[CLASS_INDEX[name]] = w
+    s /= s.sum()
+    top = max(weights, key=weights.get)
+    return Detection(top, tuple(card["indices"][0]["box"]), float(s.max()), s)
+
+
+def test_a_faint_read_names_the_unseen_card_it_resembles_and_elimination_the_rest():
+    """Two cards hidden in two seats' rows: which goes where is not known from the counts. A faint
+    read on one spot ranks an on-table card first, but of the two unseen cards it resembles one far
+    more: that one goes there, the other to the row left short, both flagged."""
+    scene = build_table(4, seed=10)
+    gone, dets = _hidden(scene, {(2, "middle", 1), (1, "tail", 3)})
+    here = next(c for c in gone if c["seat"] == 2)
+    other = next(c for c in gone if c["seat"] == 1)
+    on_table = next(c["card"] for c in scene["cards"] if c not in gone)
+    faint = _faint_at(here, {on_table: 0.5, here["card"]: 0.02, other["card"]: 0.001})
+    tr = read_table(dets, faint=[faint])
+    assert got(tr) == truth_as_read(scene)
+    assert sorted((p.kind, p.seat, p.row, p.card) for p in tr.problems) == sorted(
+        ("inferred", read_seat(c["seat"], 4), c["row"], c["card"]) for c in gone)
+
+
+def test_a_faint_read_that_resembles_no_unseen_card_more_than_others_places_nothing():
+    scene = build_table(4, seed=10)
+    gone, dets = _hidden(scene, {(2, "middle", 1), (1, "tail", 3), (0, "head", 0)})
+    faint = _faint_at(gone[0], {c["card"]: 0.01 for c in gone})
+    tr = read_table(dets, faint=[faint])
+    assert not any(p.kind == "inferred" for p in tr.problems)
+    assert sum(len(s.cards) for s in tr.seats) == 49
+
+
 def test_low_confidence_and_orphans_are_reported():
     scene = build_table(1, seed=11)
     dets = detections(scene)

@@ -23,11 +23,12 @@ its weights in `score.Weights`) decides:
    or two changed at a time) keeps the one of lowest score, so copies paired as one card and
    another card's corners apart are mended together. `place` runs stages 2-4 for each seat count
    and corner reach worth trying; the placement of lowest score wins.
-5. `fill`, `deck`: an unsure read (under the namer's bar) joins a nearly full seat's row that lacks
-   a card where it lies on the row's line. Each card exists once (twice with two decks): one
-   assignment over the class scores picks the most probable consistent reading, in which a seat of
-   more than 13 may give up its extra reads as false (when renaming one would cost more); the cards
-   not seen on a full table are inferred when they can only belong to one row.
+5. `fill`, `deck`, `unseen`: an unsure read (under the namer's bar) joins a nearly full seat's row
+   that lacks a card where it lies on the row's line. Each card exists once (twice with two decks):
+   one assignment over the class scores picks the most probable consistent reading, in which a seat
+   of more than 13 gives up its least probable extra reads as false. On a full 52-card table the
+   cards no seat shows go where a faint read resembles one of them, or to the one row they can
+   only belong to.
 6. `problems`: wrong counts, duplicates, changes, low confidence (a low top score, or a runner-up
    close behind on either corner), an undecided side, cards in no seat. Nothing is guessed silently.
 """

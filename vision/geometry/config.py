@@ -70,6 +70,9 @@ class GeometryConfig:
     # a card of a seat of more than 13 that the deck fix could only rename to a card of under this
     # score is taken as a false read (a half box, card art): left out of the seat, reported, not renamed
     false_read_below: float = 0.1
+    # a faint read where a full table's short row lacks a card is taken as the unseen card it most
+    # resembles when that card has at least this share of its scores over all the unseen cards
+    unseen_share: float = 0.5
     # a read that kept a name the deck fix took from another read is flagged too when the other way
     # round (it renamed, the other keeping the name) is at least this probable against the fix's choice
     contested_ratio: float = 0.1

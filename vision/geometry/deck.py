@@ -1,5 +1,5 @@
 """The one-deck constraints: how often a card may appear, the most probable consistent reading,
-false reads left out of an over-full seat, and the cards not seen on a full table."""
+and false reads left out of an over-full seat."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ import numpy as np
 
 from ..assign import assign
 from ..classes import CLASS_INDEX, CLASS_NAMES, JOKERS
-from ..types import Problem, ReadCard, SeatRead
-from .config import ROW_SIZES, SEAT_SIZE
+from ..types import ReadCard, SeatRead
 from .parts import _Card
 
 
@@ -94,35 +93,6 @@ def _leave_out_false_reads(
         del seat_of[id(c)]
         out.append((c, (s, row, n)))
     return out
-
-
-def _fill_by_elimination(seat_reads: list[SeatRead], deck: int, problems: list[Problem]) -> None:
-    """A full 52-card table whose unseen cards all belong to one row: put them there.
-
-    Four seats of one 52-card deck hold every card, so the cards no seat shows are the ones not seen
-    (covered by a chip or a hand, out of the photo, too small to read). When a single row of a single
-    seat is short, and short by exactly that many, they can only be that row's (a row is a set: no
-    order to guess). Each is flagged (`inferred`): it rests on every other read being right. Two
-    short rows, a card read twice, or a short seat beside an over-full one: nothing is inferred.
-    """
-    if deck != 52 or len(seat_reads) * SEAT_SIZE != 52:
-        return
-    seen = Counter(c.card for s in seat_reads for c in s.cards)
-    missing = [c for c in CLASS_NAMES[:52] if c not in seen]
-    if not missing or any(n > 1 for n in seen.values()) or any(c in JOKERS for c in seen):
-        return
-    short = [(s, r) for s in seat_reads for r, n in ROW_SIZES.items() if len(getattr(s, r)) != n]
-    if len(short) != 1:
-        return
-    sr, row = short[0]
-    others = getattr(sr, row)
-    if len(others) + len(missing) != ROW_SIZES[row]:
-        return
-    centre = tuple(np.mean([c.center for c in others], axis=0)) if others else (0.0, 0.0)
-    for card in missing:
-        others.append(ReadCard(card, (float(centre[0]), float(centre[1])), 0.0, [], None))
-        problems.append(Problem("inferred", f"{sr.name} {row}: a card was not seen; by elimination it is "
-                                f"{card}", sr.seat, row, card))
 
 
 def _runner_up(card: str, scores: np.ndarray | None) -> tuple[str, float, float] | None:

@@ -17,13 +17,14 @@ import numpy as np
 from ..types import Detection, Problem, ReadCard, SeatRead, TableRead
 from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig, name_rows
 from .corners import index_scale, merge_corners
-from .deck import _fill_by_elimination, _leave_out_false_reads, fix_with_deck, one_copy_each
+from .deck import _leave_out_false_reads, fix_with_deck, one_copy_each
 from .fill import fill_from_unsure, row_hit
 from .parts import SeatFrame, _Card
 from .place import _place, _Placement
 from .problems import Seated, table_problems
 from .rows import _top_left
 from .seats import _seat_order
+from .unseen import place_unseen
 
 
 def read_table(
@@ -35,10 +36,12 @@ def read_table(
     height: int = 0,
     cfg: GeometryConfig = GeometryConfig(),
     unsure: list[Detection] | None = None,
+    faint: list[Detection] | None = None,
 ) -> TableRead:
     """Seats, rows and problems from detections. `seats` (1..5) if known; `deck` 52 or 65 (default:
     65 for five seats, else 52). `unsure`: reads under the namer's operating threshold, taken only
-    where a seat's rows lack a card (`fill`)."""
+    where a seat's rows lack a card (`fill`); `faint`: proposals the namer kept no read of, weighed
+    with the unsure reads left only among the cards no seat of a full table shows (`unseen`)."""
     scale = index_scale(dets)
     best = _best_placement(dets, seats, deck, width, height, scale, cfg)
     cards, frames, deck = best.cards, best.frames, best.deck
@@ -54,7 +57,7 @@ def read_table(
     gone = {id(c) for c, _ in left_out}
     live = [c for c in live if id(c) not in gone]
     problems: list[Problem] = []
-    _fill_by_elimination(seat_reads, deck, problems)
+    place_unseen(seat_reads, frames, order, live, [*(unsure or []), *(faint or [])], deck, cfg, problems)
     seated = Seated(cards, frames, order, seat_reads, seat_of, live, gone, deck)
     problems += table_problems(seated, seats, width, height, scale, left_out, changed, cfg)
     orphan_reads = [cards[i].read() for i in orphans]

@@ -1,0 +1,133 @@
+"""The cards no seat shows, on a full table: where they go.
+
+Four seats of one 52-card deck hold every card, so the cards no seat shows are exactly the cards
+not seen: under a chip or a hand, out of the photo, too small or too strange for the namer to keep.
+Where a seat's rows lack that many cards, each unseen card belongs in one of them:
+
+- a faint read (a proposal the namer would not keep, `IndexReads.faint`) or an unsure one left over
+  lies where a short row lacks a card: among the unseen cards its scores say which it is, and when
+  one of them takes at least `GeometryConfig.unseen_share` of what the read gives them all, it is
+  put there (the namer may call an index of a strange deck background and still rank the right
+  card first among the few possible);
+- when the unseen cards left can only belong to one row, they go there: a row is a set, so
+  nothing is guessed.
+
+Every card placed this way is flagged (`inferred`): it rests on every other read being right. A
+table that is not one full deck (jokers, five seats, a card read twice, a seat over 13) is left
+as read.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from ..classes import CLASS_INDEX, CLASS_NAMES, JOKERS
+from ..types import Detection, Problem, ReadCard, SeatRead
+from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig, name_rows
+from .fill import _taken, row_at
+from .parts import SeatFrame, _Card
+
+DECK52 = CLASS_NAMES[:52]
+
+
+def place_unseen(
+    seat_reads: list[SeatRead], frames: list[tuple[SeatFrame, list[int], np.ndarray]], order: list[int],
+    live: list[_Card], faint: list[Detection], deck: int, cfg: GeometryConfig, problems: list[Problem],
+) -> None:
+    """Put the unseen cards of a full 52-card table where the faint reads and the short rows say
+    (see the module docstring); `order` maps each seat read to its frame, `live` are the cards
+    read (a faint read near one of them is that card's, not a missing one)."""
+    unseen = _unseen(seat_reads, deck)
+    if not unseen:
+        return
+    short = _short_rows(seat_reads)
+    if short is None or sum(short.values()) != len(unseen):
+        return
+    placed: list[np.ndarray] = []
+    for d, card, where in _likeliest(faint, unseen, frames, order, cfg):
+        p = np.array(d.center)
+        if card not in unseen or short.get(where, 0) == 0 or _taken(live, card, p, cfg) or any(
+                np.linalg.norm(p - q) < cfg.fill_apart * _height(d) for q in placed):
+            continue
+        seat, row = where
+        sr = seat_reads[seat]
+        getattr(sr, row).append(ReadCard(card, d.center, d.confidence, [d.box], None, d.scores))
+        problems.append(Problem("inferred", f"{sr.name} {row}: {card} is the likeliest of the cards no "
+                                "seat shows for a faint read here", seat, row, card))
+        unseen.remove(card)
+        short[where] -= 1
+        placed.append(p)
+    _by_elimination(seat_reads, unseen, short, problems)
+
+
+def _unseen(seat_reads: list[SeatRead], deck: int) -> list[str]:
+    """The 52-card deck's cards no seat shows; none when the table is not one full deck read once."""
+    if deck != 52 or len(seat_reads) * SEAT_SIZE != 52:
+        return []
+    seen = Counter(c.card for s in seat_reads for c in s.cards)
+    if any(n > 1 for n in seen.values()) or any(c in JOKERS for c in seen):
+        return []
+    return [c for c in DECK52 if c not in seen]
+
+
+def _short_rows(seat_reads: list[SeatRead]) -> dict[tuple[int, str], int] | None:
+    """How many cards each short row lacks, by (seat, row); None when a row is over-full."""
+    short = {}
+    for k, s in enumerate(seat_reads):
+        for row, n in ROW_SIZES.items():
+            have = len(getattr(s, row))
+            if have > n:
+                return None
+            if have < n:
+                short[(k, row)] = n - have
+    return short
+
+
+def _likeliest(
+    faint: list[Detection], unseen: list[str], frames: list[tuple[SeatFrame, list[int], np.ndarray]],
+    order: list[int], cfg: GeometryConfig,
+) -> list[tuple[Detection, str, tuple[int, str]]]:
+    """For each faint read on a seat's row: the unseen card it most resembles, when that card takes
+    at least `cfg.unseen_share` of the read's scores over the unseen cards; surest first."""
+    cols = [CLASS_INDEX[c] for c in unseen]
+    seat_of_frame = {fi: k for k, fi in enumerate(order)}
+    out = []
+    for d in faint:
+        if d.scores is None or len(d.scores) != len(CLASS_NAMES):
+            continue
+        q = np.asarray(d.scores, dtype=np.float64)[cols]
+        if q.sum() <= 0:
+            continue
+        share = q / q.sum()
+        top = int(share.argmax())
+        spot = row_at(frames, np.array(d.center), cfg)
+        if share[top] < cfg.unseen_share or spot is None or spot[0] not in seat_of_frame:
+            continue
+        fr = frames[spot[0]][0]
+        row = name_rows([len(r) for r in fr.rows])[spot[1]]
+        out.append((float(share[top] * q[top]), d, unseen[top], (seat_of_frame[spot[0]], row)))
+    out.sort(key=lambda t: -t[0])
+    return [(d, card, where) for _, d, card, where in out]
+
+
+def _height(d: Detection) -> float:
+    x1, y1, x2, y2 = d.box
+    return max(x2 - x1, y2 - y1)
+
+
+def _by_elimination(seat_reads: list[SeatRead], unseen: list[str], short: dict[tuple[int, str], int],
+                    problems: list[Problem]) -> None:
+    """The unseen cards left, when they can only belong to one row: put them there."""
+    rows = [where for where, n in short.items() if n > 0]
+    if not unseen or len(rows) != 1 or short[rows[0]] != len(unseen):
+        return
+    seat, row = rows[0]
+    sr = seat_reads[seat]
+    others = getattr(sr, row)
+    centre = tuple(np.mean([c.center for c in others], axis=0)) if others else (0.0, 0.0)
+    for card in unseen:
+        others.append(ReadCard(card, (float(centre[0]), float(centre[1])), 0.0, [], None))
+        problems.append(Problem("inferred", f"{sr.name} {row}: a card was not seen; by elimination it is "
+                                f"{card}", seat, row, card))
