@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.classes import CLASS_INDEX, NUM_CLASSES
-from vision.geometry.deck import deck_capacity, fix_with_deck
+from vision.geometry.deck import FalseReadSlots, deck_capacity, fix_with_deck
 from vision.geometry.parts import _Card
 
 
@@ -64,3 +64,22 @@ def test_cards_without_scores_hold_their_class() -> None:
 def test_deck_capacity(deck: int, ks: int, joker: int) -> None:
     cap = deck_capacity(deck)
     assert (cap["Ks"], cap["BJ"]) == (ks, joker)
+
+
+def test_a_seat_that_must_give_up_a_card_prefers_its_over_full_row_unless_a_repeat_says_otherwise():
+    """A seat of 14 (`FalseReadSlots.must`): of equally sure reads, one of its over-full row goes;
+    but a read that repeats a surer card elsewhere goes even outside that row, rather than being
+    renamed to an unlikely card."""
+    seat = [card({name: 0.9}) for name in ("2c", "3c", "4c", "5c")]
+    row_long = seat[:2]  # the over-full row's cards
+    slots = FalseReadSlots({id(c) for c in seat}, 1, True, {id(c) for c in row_long})
+    _, false = fix_with_deck(seat, 52, [slots])
+    assert len(false) == 1 and false[0] in row_long
+    assert [c.card for c in seat] == ["2c", "3c", "4c", "5c"]
+
+    repeat = card({"Ks": 0.8, "Kc": 0.001})
+    elsewhere = card({"Ks": 0.95})
+    seat = [*[card({name: 0.9}) for name in ("2c", "3c")], repeat]
+    slots = FalseReadSlots({id(c) for c in seat}, 1, True, {id(seat[0]), id(seat[1])})
+    changed, false = fix_with_deck([*seat, elsewhere], 52, [slots])
+    assert false == [repeat] and changed == [] and elsewhere.card == "Ks"

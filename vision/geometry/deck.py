@@ -4,6 +4,7 @@ and false reads left out of an over-full seat."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -11,6 +12,25 @@ from ..assign import assign
 from ..classes import CLASS_INDEX, CLASS_NAMES, JOKERS
 from ..types import ReadCard, SeatRead
 from .parts import _Card
+
+
+@dataclass(frozen=True)
+class FalseReadSlots:
+    """A seat's cards that may be taken as false reads (`fix_with_deck`), by their ids, and how many.
+
+    `must`: the seat holds more than 13, so exactly `count` of them go; then a card outside
+    `preferred` (the cards of its rows that are over-full) costs `ROW_PRIOR` more to leave out."""
+
+    ids: set[int]
+    count: int
+    must: bool = False
+    preferred: set[int] = field(default_factory=set)
+
+
+#: What leaving out a card of a row of the right length costs beyond one of an over-full row (in
+#: log-probability): between two equally sure reads the one that makes its row too long goes, while a
+#: read that repeats a card elsewhere (a rename to something unlikely costs several units) still can.
+ROW_PRIOR = 0.5
 
 
 def deck_capacity(deck: int) -> dict[str, int]:
@@ -27,7 +47,7 @@ def one_copy_each(deck: int) -> bool:
 
 
 def fix_with_deck(
-    cards: list[_Card], deck: int, overfull: list[tuple[set[int], int, bool]] | None = None,
+    cards: list[_Card], deck: int, overfull: list[FalseReadSlots] | None = None,
     false_read_below: float = 0.1,
 ) -> tuple[list[_Card], list[_Card]]:
     """Re-read cards so no card appears more often than the deck holds, most probable first; returns
@@ -35,32 +55,39 @@ def fix_with_deck(
 
     One assignment maximises the summed log scores, so a card keeps its top class unless another card
     has a stronger claim to it. `overfull` lists the seats that may give up cards as false reads
-    (their cards' ids, how many, and whether they must): a seat of more than 13 must give up its
-    extra ones (no hand holds 14: a half box on an index, a glyph in the card art), a seat of a few
-    loose cards may give up any (`read._false_read_slots`); each false read costs what a rename to a
-    card of score `false_read_below` would. So of two reads of one card, the one that makes a seat 14
-    is left out rather than the other renamed to something unlikely, and a seat of 14 with no card
-    read twice leaves out its least probable read; a hand of 13 or fewer gives up nothing. Without a
-    conflict or a seat that must give up a card, nothing is run.
+    (`FalseReadSlots`): a seat of more than 13 must give up its extra ones (no hand holds 14: a half
+    box on an index, a glyph in the card art), a seat of a few loose cards may give up any
+    (`read._false_read_slots`); each false read costs what a rename to a card of score
+    `false_read_below` would. So of two reads of one card, the one that makes a seat 14 is left out
+    rather than the other renamed to something unlikely, and a seat of 14 with no card read twice
+    leaves out its least probable read, from its over-full row when the reads are alike; a hand of
+    13 or fewer gives up nothing. Without a conflict or a seat that must give up a card, nothing is
+    run.
     """
     cap = deck_capacity(deck)
     counts = Counter(c.card for c in cards)
     seats = overfull or []
-    if all(n <= cap[k] for k, n in counts.items()) and not any(must for _, _, must in seats):
+    if all(n <= cap[k] for k, n in counts.items()) and not any(s.must for s in seats):
         return [], []
     scored = [i for i, c in enumerate(cards) if c.scores is not None]
     held = Counter(c.card for c in cards if c.scores is None)  # unscored cards keep their class
     slots = [name for name in CLASS_NAMES for _ in range(max(0, cap[name] - held[name]))]
-    if not scored or len(scored) > len(slots) + sum(k for _, k, _ in seats):
+    if not scored or len(scored) > len(slots) + sum(s.count for s in seats):
         return [], []
     logp = np.log(np.clip(np.stack([cards[i].scores for i in scored]).astype(np.float64), 1e-9, 1.0))
     cost = -logp[:, [CLASS_INDEX[s] for s in slots]]
     never = 1e6  # a card of another seat cannot fill this seat's false-read slot
     bonus = 1e3  # a slot that must be filled is, by the cards whose own names are least probable
-    for ids, k, must in seats:
-        own = -np.log(false_read_below) - (bonus if must else 0.0)
-        col = np.array([own if id(cards[i]) in ids else never for i in scored])
-        cost = np.hstack([cost, np.repeat(col[:, None], k, axis=1)])
+    for seat in seats:
+        own = -np.log(false_read_below) - (bonus if seat.must else 0.0)
+
+        def leave_out(card: _Card, seat: FalseReadSlots = seat, own: float = own) -> float:
+            if id(card) not in seat.ids:
+                return never
+            return own + (ROW_PRIOR if seat.must and id(card) not in seat.preferred else 0.0)
+
+        col = np.array([leave_out(cards[i]) for i in scored])
+        cost = np.hstack([cost, np.repeat(col[:, None], seat.count, axis=1)])
     cols = assign(cost)
     changed, false = [], []
     for i, col in zip(scored, cols, strict=True):

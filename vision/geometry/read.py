@@ -17,7 +17,7 @@ import numpy as np
 from ..types import Detection, Problem, ReadCard, SeatRead, TableRead
 from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig, name_rows
 from .corners import index_scale, merge_corners
-from .deck import _leave_out_false_reads, fix_with_deck, one_copy_each
+from .deck import FalseReadSlots, _leave_out_false_reads, fix_with_deck, one_copy_each
 from .fill import fill_from_unsure, row_hit
 from .parts import SeatFrame, _Card
 from .place import _place, _Placement
@@ -69,20 +69,20 @@ def read_table(
 
 def _false_read_slots(
     cards: list[_Card], frames: list[tuple[SeatFrame, list[int], np.ndarray]], deck: int, cfg: GeometryConfig,
-) -> list[tuple[set[int], int, bool]]:
-    """The seats that may give up cards as false reads (`fix_with_deck`), by their cards' ids, how
-    many, and whether they must: a seat of more than 13 must give up its extra ones, from its over-full
-    rows when it has any (`_overfull_rows`); with one deck, a seat of a few loose cards (fewer than
-    `frame_min_cards`) may give up any of them. Loose cards are no hand, so no card is missing from
-    them: a second read of a card there is that card seen twice (two corners too far apart to pair,
-    two boxes on one index), not a misread of a card that is not seen."""
+) -> list[FalseReadSlots]:
+    """The seats that may give up cards as false reads (`fix_with_deck`): a seat of more than 13 must
+    give up its extra ones, those of its over-full rows (`_overfull_rows`) preferred; with one deck, a
+    seat of a few loose cards (fewer than `frame_min_cards`) may give up any of them. Loose cards are
+    no hand, so no card is missing from them: a second read of a card there is that card seen twice
+    (two corners too far apart to pair, two boxes on one index), not a misread of a card that is not
+    seen."""
     slots = []
     for fr, g, _ in frames:
         ids = {id(cards[i]) for i in g if not cards[i].gone}
         if len(ids) > SEAT_SIZE:
-            slots.append((_overfull_rows(fr) & ids or ids, len(ids) - SEAT_SIZE, True))
+            slots.append(FalseReadSlots(ids, len(ids) - SEAT_SIZE, True, _overfull_rows(fr) & ids))
         elif one_copy_each(deck) and len(ids) < cfg.frame_min_cards:
-            slots.append((ids, len(ids), False))
+            slots.append(FalseReadSlots(ids, len(ids)))
     return slots
 
 
