@@ -80,13 +80,9 @@ def fix_with_deck(
     bonus = 1e3  # a slot that must be filled is, by the cards whose own names are least probable
     for seat in seats:
         own = -np.log(false_read_below) - (bonus if seat.must else 0.0)
-
-        def leave_out(card: _Card, seat: FalseReadSlots = seat, own: float = own) -> float:
-            if id(card) not in seat.ids:
-                return never
-            return own + (ROW_PRIOR if seat.must and id(card) not in seat.preferred else 0.0)
-
-        col = np.array([leave_out(cards[i]) for i in scored])
+        col = np.array([never if id(cards[i]) not in seat.ids else
+                        own + (ROW_PRIOR if seat.must and id(cards[i]) not in seat.preferred else 0.0)
+                        for i in scored])
         cost = np.hstack([cost, np.repeat(col[:, None], seat.count, axis=1)])
     cols = assign(cost)
     changed, false = [], []

@@ -81,12 +81,21 @@ def _deck_problems(
     """False reads left out, cards the deck fix renamed, corners that disagree, and duplicates."""
     out: list[Problem] = []
     for c, (s, row, n) in left_out:
-        if any(o.card == c.card for o in t.live):
+        copies = [o for o in t.live if o.card == c.card]
+        if copies:
             why = f"read {c.card}, but that card is already on the table and the seat had {n} cards"
         else:
             why = f"the seat had {n} cards and {c.card} was its least sure read"
         out.append(Problem("false_read", f"Seat {s + 1} {row}: {why}: left out as a false read",
                            s, row, c.card))
+        # a seat of 14 must give a card up, and a read repeating one of another seat's is the one it
+        # gives up, sure or not: that other read may be the misread (and its seat then wrong)
+        for o in copies:
+            s2, row2, where = _where(t, o)
+            if s2 is not None and s2 != s:
+                out.append(Problem("contested", f"{where}: {c.card} was read in Seat {s + 1} {row} too, "
+                                   "left out there as a false read: either may be the misread", s2, row2,
+                                   c.card))
     for c in changed:
         if id(c) in t.gone:
             continue
@@ -118,7 +127,7 @@ def _contested(
     Of two reads of one card the fix renames the one whose loss costs least, but when the other way
     round (the keeper renamed to what the renamed one became) is at least `ratio` as probable, either
     may be the misread (two jokers read as the same one at 84% and 74%): the keeper is flagged too. A
-    read left out as false (a half box, card art) contests nothing.
+    read left out as false is not renamed: `_deck_problems` flags its copy in another seat instead.
     """
     out: list[Problem] = []
     gone = {id(c) for c, _ in left_out} | t.gone
