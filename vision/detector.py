@@ -246,11 +246,10 @@ class Detector:
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """`reclassify`'s reads from the proposals' probabilities `p`: background and reads under
         `unsure_conf` dropped, two reads of one index made one."""
-        bg = p[:, -1]
         cards = p[:, :-1]
         conf = cards.max(1)
         norm = cards / np.maximum(cards.sum(1, keepdims=True), 1e-12)
-        keep = np.flatnonzero((bg < self.bg_drop) & (conf >= self.unsure_conf))
+        keep = np.flatnonzero(self._readable(p))
         # Every dedupe keeps the surer read, so a sure read never yields to an unsure one and the sure
         # reads come out as they would alone.
         # Two proposals on one index both survive the finder's NMS when they overlap less than `iou`
@@ -265,6 +264,11 @@ class Detector:
         keep = np.concatenate([keep[sure][: self.max_det], keep[~sure][: self.max_det]])
         return boxes[keep], conf[keep].astype(np.float32), norm[keep], conf[keep] >= self.conf
 
+    def _readable(self, p: np.ndarray) -> np.ndarray:
+        """Which proposals' probabilities `p` make a read to keep: not background (P < `bg_drop`) and
+        a card at least `unsure_conf` sure. The rest are dropped, or faint reads (`faint_reads`)."""
+        return (p[:, -1] < self.bg_drop) & (p[:, :-1].max(1) >= self.unsure_conf)
+
     def faint_reads(self, boxes: np.ndarray, p: np.ndarray, kept: np.ndarray
                     ) -> tuple[np.ndarray, np.ndarray]:
         """Proposals the namer keeps no read of (background, or no card sure enough) that it still
@@ -273,8 +277,7 @@ class Detector:
         geometry weighs among the cards no seat of a full table shows (`vision.geometry.unseen`)."""
         bg = p[:, -1]
         cards = p[:, :-1]
-        conf = cards.max(1)
-        idx = np.flatnonzero((bg < self.faint_bg) & ~((bg < self.bg_drop) & (conf >= self.unsure_conf)))
+        idx = np.flatnonzero((bg < self.faint_bg) & ~self._readable(p))
         if len(kept) and len(idx):
             both = np.concatenate([kept, boxes[idx]])
             idx = idx[~overlaps(both)[len(kept):, : len(kept)].any(axis=1)]
@@ -339,15 +342,13 @@ class Detector:
         work, total = working_image(photo, self.scale)
         found, p = self._propose_and_name(work, photo.detail)
         boxes, conf, probs, sure = self.keep_reads(found, p)
-        dets = [
-            Detection(CLASS_NAMES[int(q.argmax())], tuple(float(v) for v in b), float(c), q)
-            for b, c, q in zip(to_photo(boxes, total, photo), conf, probs, strict=True)
-        ]
+        def detections(boxes: np.ndarray, conf: np.ndarray, probs: np.ndarray) -> list[Detection]:
+            return [Detection(CLASS_NAMES[int(q.argmax())], tuple(float(v) for v in b), float(c), q)
+                    for b, c, q in zip(to_photo(boxes, total, photo), conf, probs, strict=True)]
+
+        dets = detections(boxes, conf, probs)
         faint_boxes, faint_probs = self.faint_reads(found, p, boxes)
-        faint = [
-            Detection(CLASS_NAMES[int(q.argmax())], tuple(float(v) for v in b), float(q.max()), q)
-            for b, q in zip(to_photo(faint_boxes, total, photo), faint_probs, strict=True)
-        ]
+        faint = detections(faint_boxes, faint_probs.max(1), faint_probs)
         return IndexReads([d for d, s in zip(dets, sure, strict=True) if s],
                           [d for d, s in zip(dets, sure, strict=True) if not s], faint)
 
