@@ -26,6 +26,7 @@ import numpy as np
 from ..classes import CLASS_INDEX, CLASS_NAMES, JOKERS
 from ..types import Detection, Problem, ReadCard, SeatRead
 from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig, name_rows
+from .corners import _single
 from .fill import _taken, row_at
 from .parts import SeatFrame, _Card
 
@@ -45,11 +46,10 @@ def place_unseen(
     short = _short_rows(seat_reads)
     if short is None or sum(short.values()) != len(unseen):
         return
-    placed: list[np.ndarray] = []
+    placed: list[_Card] = []
     for d, card, where in _likeliest(faint, unseen, frames, order, cfg):
-        p = np.array(d.center)
-        if card not in unseen or short.get(where, 0) == 0 or _taken(live, card, p, cfg) or any(
-                np.linalg.norm(p - q) < cfg.fill_apart * _height(d) for q in placed):
+        if card not in unseen or short.get(where, 0) == 0 or _taken([*live, *placed], card,
+                                                                   np.array(d.center), cfg):
             continue
         seat, row = where
         sr = seat_reads[seat]
@@ -58,7 +58,7 @@ def place_unseen(
                                 "seat shows for a faint read here", seat, row, card))
         unseen.remove(card)
         short[where] -= 1
-        placed.append(p)
+        placed.append(_single(d))  # a second faint read on this spot is this card's
     _by_elimination(seat_reads, unseen, short, problems)
 
 
@@ -110,11 +110,6 @@ def _likeliest(
         out.append((float(share[top] * q[top]), d, unseen[top], (seat_of_frame[spot[0]], row)))
     out.sort(key=lambda t: -t[0])
     return [(d, card, where) for _, d, card, where in out]
-
-
-def _height(d: Detection) -> float:
-    x1, y1, x2, y2 = d.box
-    return max(x2 - x1, y2 - y1)
 
 
 def _by_elimination(seat_reads: list[SeatRead], unseen: list[str], short: dict[tuple[int, str], int],
