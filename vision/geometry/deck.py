@@ -19,12 +19,15 @@ class FalseReadSlots:
     """A seat's cards that may be taken as false reads (`fix_with_deck`), by their ids, and how many.
 
     `must`: the seat holds more than 13, so exactly `count` of them go; then a card outside
-    `preferred` (the cards of its rows that are over-full) costs `ROW_PRIOR` more to leave out."""
+    `preferred` (the cards of its rows that are over-full) costs `ROW_PRIOR` more to leave out.
+    `below`: leaving a card out costs what a rename to a card of this score would (None: the
+    caller's `false_read_below`)."""
 
     ids: set[int]
     count: int
     must: bool = False
     preferred: set[int] = field(default_factory=set)
+    below: float | None = None
 
 
 #: What leaving out a card of a row of the right length costs beyond one of an over-full row (in
@@ -79,7 +82,8 @@ def fix_with_deck(
     never = 1e6  # a card of another seat cannot fill this seat's false-read slot
     bonus = 1e3  # a slot that must be filled is, by the cards whose own names are least probable
     for seat in seats:
-        own = -np.log(false_read_below) - (bonus if seat.must else 0.0)
+        below = false_read_below if seat.below is None else seat.below
+        own = -np.log(below) - (bonus if seat.must else 0.0)
         col = np.array([never if id(cards[i]) not in seat.ids else
                         own + (ROW_PRIOR if seat.must and id(cards[i]) not in seat.preferred else 0.0)
                         for i in scored])

@@ -10,6 +10,7 @@ cannot vouch for.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import replace
 
 import numpy as np
@@ -75,14 +76,22 @@ def _false_read_slots(
     seat of a few loose cards (fewer than `frame_min_cards`) may give up any of them. Loose cards are
     no hand, so no card is missing from them: a second read of a card there is that card seen twice
     (two corners too far apart to pair, two boxes on one index), not a misread of a card that is not
-    seen."""
+    seen. A seat of a hand (10 or more) may also give up the repeats of a card read twice in it, at
+    the cost `repeat_read_below`: such a repeat is renamed only to a card the namer gives some chance."""
     slots = []
     for fr, g, _ in frames:
-        ids = {id(cards[i]) for i in g if not cards[i].gone}
+        live = [cards[i] for i in g if not cards[i].gone]
+        ids = {id(c) for c in live}
         if len(ids) > SEAT_SIZE:
             slots.append(FalseReadSlots(ids, len(ids) - SEAT_SIZE, True, _overfull_rows(fr) & ids))
-        elif one_copy_each(deck) and len(ids) < cfg.frame_min_cards:
+        if one_copy_each(deck) and len(ids) < cfg.frame_min_cards:
             slots.append(FalseReadSlots(ids, len(ids)))
+        elif one_copy_each(deck):
+            times = Counter(c.card for c in live)
+            repeats = {id(c) for c in live if times[c.card] > 1}
+            if repeats:
+                slots.append(FalseReadSlots(repeats, sum(n - 1 for n in times.values()),
+                                            below=cfg.repeat_read_below))
     return slots
 
 
