@@ -32,7 +32,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import pickle
 import time
+import types
 from pathlib import Path
 
 import numpy as np
@@ -239,13 +241,26 @@ def export_onnx(model: nn.Module, path: Path, size: int) -> Path:
     return path
 
 
+class _Unpickler(pickle.Unpickler):
+    """Reads this module's classes where a checkpoint names them `__main__`: one written by
+    `python -m vision.train_classifier` before that command ran `main` from this module's own name."""
+
+    def find_class(self, module: str, name: str):
+        if module == "__main__" and name in ("IndexNet", "YoloIndexNet", "FactoredHead"):
+            module = __name__
+        return super().find_class(module, name)
+
+
+_PICKLE = types.SimpleNamespace(__name__="pickle", Unpickler=_Unpickler,
+                                load=lambda f, **kw: _Unpickler(f, **kw).load())
+
+
 def load_checkpoint(path: Path) -> tuple[nn.Module, dict]:
     """A checkpoint `save` wrote: its model with its weights, and the checkpoint itself (crop `size`,
-    `width`, training `summary` and `history`). A backbone model is pickled whole, under the module
-    it was trained from (`__main__` of `python -m vision.train_classifier`): load it from that
-    command (`--init`, `--export-only`)."""
+    `width`, training `summary` and `history`). A backbone model is pickled whole (its Ultralytics
+    layers and this module's classes), so it loads wherever this module imports."""
     offline_env()  # a YoloIndexNet checkpoint unpickles Ultralytics layers
-    ckpt = torch.load(path, map_location="cpu", weights_only=False)
+    ckpt = torch.load(path, map_location="cpu", weights_only=False, pickle_module=_PICKLE)
     model = ckpt["model"] if "model" in ckpt else IndexNet(len(CLASSIFIER_NAMES), ckpt["width"])
     model.load_state_dict(ckpt["state_dict"])
     return model, ckpt
@@ -372,4 +387,7 @@ def save(model: nn.Module, args: argparse.Namespace, size: int, summary: dict, h
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    # run from the module's own name, so a pickled model names `vision.train_classifier`'s classes
+    from vision.train_classifier import main as _main
+
+    raise SystemExit(_main())

@@ -51,3 +51,50 @@ def test_export_only_writes_the_checkpoints_own_logits(tmp_path: Path) -> None:
 def test_export_only_needs_a_checkpoint(tmp_path: Path) -> None:
     with pytest.raises(SystemExit):
         main(["--export-only", "--onnx", str(tmp_path / "x.onnx")])
+
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("name, head", [("index_classifier", "Sequential"),
+                                        ("index_classifier_2", "FactoredHead")])
+def test_the_shipped_checkpoints_load_here_and_hold_the_shipped_weights(name: str, head: str) -> None:
+    """The committed namer checkpoints (pickled by `python -m vision.train_classifier`, as `__main__`)
+    load from any importer, and read as their int8 export does: a run resumes from what ships."""
+    from vision.classifier import softmax
+
+    model, ckpt = load_checkpoint(REPO / "models" / f"{name}.pt")
+    assert type(model).__name__ == "YoloIndexNet" and type(model.head).__name__ == head
+    assert ckpt["size"] == 56
+    smooth = torch.nn.functional.interpolate(
+        torch.from_numpy(np.random.default_rng(4).random((16, 3, 7, 7), dtype=np.float32)), size=(56, 56),
+        mode="bilinear")
+    with torch.no_grad():
+        want = torch.softmax(model.eval()(smooth), 1).numpy()
+    got = softmax(ort.InferenceSession(str(REPO / "models" / f"{name}.onnx")).run(
+        None, {"crops": smooth.numpy()})[0])
+    assert np.abs(got - want).max() < 0.1  # int8 rounding; another net's reads differ by far more
+
+
+@pytest.mark.usefixtures("denormals_restored")
+def test_a_backbone_checkpoint_from_the_command_names_this_module(tmp_path: Path) -> None:
+    """A `YoloIndexNet` is pickled whole: written by the command, it must name
+    `vision.train_classifier`, not `__main__`, to load anywhere else."""
+    import subprocess
+    import sys
+    import zipfile
+
+    data = tmp_path / "crops"
+    data.mkdir()
+    _crops(data / "train.npz", 16, 1)
+    _crops(data / "val.npz", 8, 2)
+    pt = tmp_path / "b.pt"
+    subprocess.run([sys.executable, "-m", "vision.train_classifier", "--data", str(data), "--steps", "1",
+                    "--batch", "8", "--threads", "1", "--backbone", str(REPO / "models" / "last.pt"),
+                    "--factored", "--out", str(pt), "--onnx", str(tmp_path / "b.onnx")],
+                   check=True, cwd=REPO, capture_output=True)
+    with zipfile.ZipFile(pt) as z:
+        pickled = z.read(next(n for n in z.namelist() if n.endswith("data.pkl")))
+    assert b"vision.train_classifier" in pickled and b"__main__" not in pickled
+    model, _ = load_checkpoint(pt)
+    assert type(model).__module__ == "vision.train_classifier"
