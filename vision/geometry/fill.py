@@ -73,11 +73,13 @@ def row_hit(fr: SeatFrame, p: np.ndarray, cfg: GeometryConfig, unit: float | Non
     u = unit if unit is not None else max(fr.scale, 1e-9)
     x = float(p @ fr.right)
     best: tuple[float, int] | None = None
+    y = float(p @ fr.down)
     for ri, line in enumerate(fr.lines):
-        off = abs(float(p @ fr.down) - line) / u
+        off = abs(y - line) / u
+        if off >= cfg.attach or (best is not None and off >= best[0]) or not fr.rows[ri]:
+            continue  # (the ends are looked up only for a line near enough: this runs per read per seat)
         xs = [float(fr.anchors[j] @ fr.right) for j in fr.rows[ri]]
-        inside = bool(xs) and min(xs) - cfg.row_reach * u <= x <= max(xs) + cfg.row_reach * u
-        if off < cfg.attach and inside and (best is None or off < best[0]):
+        if min(xs) - cfg.row_reach * u <= x <= max(xs) + cfg.row_reach * u:
             best = (off, ri)
     return best
 
