@@ -18,6 +18,12 @@ Background boxes are capped per image, highest detector score first (the hardest
 the real set's `test` half is refused, as in `datasets.crops`; real photos held out for the crop
 validation split (`datasets.crops.held_out`) go to ``FILE-val.npz`` instead.
 
+``--scenes DIR`` (rendered phone-sized photos, `python -m datasets.synth --size 4032`) mines them as the
+detector reads a photo (`runtime_proposals`): opened at the working size with its sharper decode, the
+proposer's first pass and its second look at small indices (`vision.zoom`), each crop cut from that
+decode. A 4032 px table's far seat then gives the namer the small, soft crops it meets at run time,
+which a 640 px training image cut at full resolution does not.
+
 Output: FILE.npz (and FILE-val.npz when some photos are held out) with ``x`` N x S x S x 3 uint8 BGR,
 ``y`` int64 (54 = background), ``src`` (0 synthetic, 1 real), the same form as `datasets.crops`;
 `vision.train_classifier --extra FILE.npz` adds them to the training crops. FILE_real.npz holds the
@@ -39,7 +45,9 @@ from datasets.boxes import iou_matrix  # the benchmark's IoU: "IoU >= 0.5" means
 from datasets.crops import BG, _overlaps, held_out, read_yolo, refuse_test_half
 from datasets.real import REAL_ROOT
 from vision.classifier import CROP_SIZE, crop_box
-from vision.proposer import DEFAULT_BOX_CONF, Proposer
+from vision.detector import Detector
+from vision.imageio import open_photo
+from vision.proposer import DEFAULT_BOX_CONF, Proposer, to_photo, working_image
 
 POS_IOU = 0.5
 PROPOSAL_CONF = DEFAULT_BOX_CONF  # the crops the classifier sees at runtime
@@ -111,6 +119,42 @@ def mine(
     return info
 
 
+def runtime_proposals(det: Detector, image: Path, size: int = CROP_SIZE
+                      ) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
+    """A photo's proposals as `Detector.read_indices` makes them (`Detector.propose`), best first: their
+    boxes in photo pixels, the namer's crops of them (cut from the photo's sharper decode, as at run
+    time) and the photo's width and height."""
+    photo = open_photo(image, long_side=det.scale.long_side, detail=True)
+    work, total = working_image(photo, det.scale)
+    boxes, _ = det.propose(work, photo.detail)
+    src = photo.detail if photo.detail is not None else work
+    k = np.array([src.shape[1] / work.shape[1], src.shape[0] / work.shape[0]] * 2)
+    crops = [crop_box(src, b, size) for b in boxes * k]
+    x = np.stack(crops) if crops else np.zeros((0, size, size, 3), np.uint8)
+    return to_photo(boxes.astype(np.float64), total, photo), x, (photo.width, photo.height)
+
+
+def mine_scenes(det: Detector, sources: list[Path], max_images: int, max_bg: int, seed: int,
+                size: int = CROP_SIZE) -> tuple[list, list, list]:
+    """`runtime_proposals` of rendered photos labelled against their YOLO labels (`label_proposals`)."""
+    rng = np.random.default_rng([seed, 78])
+    xs: list = []
+    ys: list = []
+    for root in sources:
+        items = read_yolo(root)
+        refuse_test_half(items)
+        if max_images and len(items) > max_images:
+            items = [items[i] for i in sorted(rng.choice(len(items), max_images, replace=False))]
+        for img_path, labels in tqdm(items, desc=f"runtime proposals {root.name}", unit="img"):
+            boxes, crops, (W, H) = runtime_proposals(det, img_path, size)
+            cx, cy, bw, bh = labels[:, 1] * W, labels[:, 2] * H, labels[:, 3] * W, labels[:, 4] * H
+            truth = np.column_stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2])
+            idx, lab = label_proposals(boxes, truth, labels[:, 0].astype(int), max_bg)
+            xs.extend(crops[idx])
+            ys.extend(int(y) for y in lab)
+    return xs, ys, [0] * len(ys)
+
+
 def write_parts(parts: dict[str, tuple[list, list, list]], out: Path) -> dict:
     """`out` (training crops), `<out>-val.npz` (the real photos held out) and `<out>_real.npz` (the
     training crops from real photos alone, so they can be given to the trainer more than once:
@@ -135,16 +179,26 @@ def write_parts(parts: dict[str, tuple[list, list, list]], out: Path) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", type=Path, default=Path("models/cards.onnx"))
-    ap.add_argument("--yolo", type=Path, action="append", required=True,
+    ap.add_argument("--yolo", type=Path, action="append", default=[],
                     help="a YOLO images/labels dir (repeat): a built set's train/, the real finetune export")
+    ap.add_argument("--scenes", type=Path, action="append", default=[],
+                    help="rendered photos (python -m datasets.synth output) read as the detector reads them")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--max-images", type=int, default=0, help="per source, a random subset (0: all)")
     ap.add_argument("--max-bg", type=int, default=25, help="background proposals kept per image")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--size", type=int, default=CROP_SIZE, help="crop side in px (the classifier's input)")
     args = ap.parse_args(argv)
+    if bool(args.yolo) == bool(args.scenes):
+        ap.error("give --yolo or --scenes sources (not both)")
     t = time.time()
-    info = mine(args.model, args.yolo, args.out, args.max_images, args.max_bg, args.seed, args.size)
+    if args.yolo:
+        info = mine(args.model, args.yolo, args.out, args.max_images, args.max_bg, args.seed, args.size)
+    else:
+        det = Detector(args.model)
+        parts = {"train": mine_scenes(det, args.scenes, args.max_images, args.max_bg, args.seed, args.size)}
+        info = {"model": str(args.model), "scenes": [str(s) for s in args.scenes], "max_bg": args.max_bg,
+                **write_parts(parts, args.out)}
     print(json.dumps(info), f"in {time.time() - t:.0f}s")
     return 0
 

@@ -318,13 +318,18 @@ class Detector:
         `reclassify`) for a BGR working image; the namer's crops come from `detail` when given."""
         return self.keep_reads(*self._propose_and_name(image, detail))
 
-    def _propose_and_name(self, image: np.ndarray, detail: np.ndarray | None
-                          ) -> tuple[np.ndarray, np.ndarray]:
-        """Every proposal of a working image (first pass and `zoom`) and the namer's probabilities."""
+    def propose(self, image: np.ndarray, detail: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """Every proposal of a working image (the first pass and `zoom`'s second look from `detail`),
+        best first, at most `MAX_PROPOSALS`: boxes in working-image pixels and the finder's scores."""
         boxes, scores = self.proposer.propose_working(image)
         boxes, scores = rezoom(self.proposer.infer_whole, image, detail, boxes, scores, self.proposer.iou,
                                self.zoom)
-        boxes, scores = boxes[:MAX_PROPOSALS], scores[:MAX_PROPOSALS]
+        return boxes[:MAX_PROPOSALS], scores[:MAX_PROPOSALS]
+
+    def _propose_and_name(self, image: np.ndarray, detail: np.ndarray | None
+                          ) -> tuple[np.ndarray, np.ndarray]:
+        """Every proposal of a working image (`propose`) and the namer's probabilities."""
+        boxes, scores = self.propose(image, detail)
         return boxes, self.name_proposals(image, boxes, detail, scores)
 
     def detect(self, image: ImageSource) -> list[Detection]:
