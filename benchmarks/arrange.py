@@ -22,7 +22,8 @@ import numpy as np
 from benchmarks import arrange_quality
 from scoring.arrange import arrange, greedy
 from scoring.cards import JOKERS, STANDARD_DECK, format_cards
-from scoring.rules import PRESETS, preset
+from scoring.options import preset
+from scoring.rules import PRESETS
 from scoring.settlement import settle
 
 

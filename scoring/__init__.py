@@ -16,7 +16,8 @@ from scoring.cards import Card, format_cards, parse_card, parse_cards, sort_card
 from scoring.categories import ROWS, Category
 from scoring.errors import CardError, RulesError, ScoringError, TableError
 from scoring.hands import HandValue, compare, evaluate, row_exceeds
-from scoring.rules import PRESETS, Foul, RowValue, Royalty, RoyaltyMode, RuleSet, Tie, Wheel, preset
+from scoring.options import preset
+from scoring.rules import PRESETS, Foul, RowValue, Royalty, RoyaltyMode, RuleSet, Tie, Wheel
 from scoring.settlement import Arrangement, Item, PairResult, Settlement, settle
 from scoring.special_hands import Special, SpecialRank, SpecialTest
 from scoring.specials import best_special, detect_specials

@@ -39,8 +39,9 @@ from scoring.categories import ROWS
 from scoring.errors import ScoringError, TableError
 from scoring.hands import HandValue, evaluate
 from scoring.layout import Arrangement as _Rows
+from scoring.options import preset
 from scoring.output import EXIT_FOUL, EXIT_INVALID, EXIT_OK, emit_json, invalid, shorten, write
-from scoring.rules import PRESETS, RuleSet, preset
+from scoring.rules import PRESETS, RuleSet
 from scoring.special_hands import Special, SpecialTest
 from scoring.specials import best_special, special_layout
 from scoring.splits import Scored as _Scored

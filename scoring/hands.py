@@ -25,7 +25,8 @@ from itertools import combinations_with_replacement
 from scoring.cards import ACE, RANK_CHARS, SUITS, Card, parse_cards
 from scoring.categories import Category
 from scoring.errors import CardError
-from scoring.rules import RuleSet, Tie, Wheel, preset
+from scoring.options import preset
+from scoring.rules import RuleSet, Tie, Wheel
 
 DEFAULT_RULES = RuleSet()
 _RANKS_DESC = tuple(range(ACE, 1, -1))

@@ -20,7 +20,8 @@ from typing import Any
 from scoring.cards import Card, format_cards, parse_cards
 from scoring.categories import ROWS
 from scoring.errors import TableError, excerpt
-from scoring.rules import PRESETS, RuleSet, preset, with_options
+from scoring.options import preset, with_options
+from scoring.rules import PRESETS, RuleSet
 from scoring.validity import check_deck, check_row_sizes
 
 TABLE_KEYS = {"rules", "options", "banker", "players"}

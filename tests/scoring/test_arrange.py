@@ -14,7 +14,8 @@ from scoring.cards import STANDARD_DECK, Card, parse_cards
 from scoring.categories import ROWS, Category
 from scoring.cli import main
 from scoring.hands import evaluate, row_exceeds
-from scoring.rules import PRESETS, preset
+from scoring.options import preset
+from scoring.rules import PRESETS
 from scoring.suggest import suggest_arrangement
 from scoring.validity import out_of_order
 

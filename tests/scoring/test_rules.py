@@ -115,3 +115,15 @@ def test_category_names() -> None:
     assert Category.FULL_HOUSE.label == "full house" and Category.FULL_HOUSE.zh == "葫芦"
     with pytest.raises(ValueError):
         Category.parse("sextuple")
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_field_is_an_option_that_takes_its_own_value(name: str) -> None:
+    """Each `RuleSet` field has its coercer (`scoring.options.COERCE`), and a preset's own values, given
+    back as options, make the same rule set: a new field without a coercer fails here."""
+    from scoring.options import COERCE, with_options
+
+    base = PRESETS[name]
+    fields = [f.name for f in dataclasses.fields(RuleSet)]
+    assert sorted(COERCE) == sorted(fields)
+    assert with_options(base, {f: getattr(base, f) for f in fields}) == base
