@@ -206,18 +206,36 @@ def open_photo(
     """
     name = _describe(src)
     if isinstance(src, np.ndarray):
-        img = _array_to_bgr8(src)
-        h, w = img.shape[:2]
-        scale = _target_scale(w, h, long_side, max_pixels)
-        sharp = None
-        if scale < 1.0:
-            size = (max(1, round(w * scale)), max(1, round(h * scale)))
-            if detail:
-                sharp = _detail_of(img, size)
-            img = cv2.resize(img, size, interpolation=cv2.INTER_AREA)
-        grey = src.ndim == 2 or src.shape[2] == 1 or looks_grey(img)
-        return Photo(img, w, h, scale, name, grey, sharp)
+        return _open_array(src, name, long_side, max_pixels, detail)
+    img, w, h, scale, grey_mode = _decode(src, _file_of(src, name), name, long_side, max_pixels, hard_limit,
+                                          detail)
+    want = (max(1, round(w * scale)), max(1, round(h * scale)))
+    hi, wi = img.shape[:2]
+    sharp = _detail_of(img, want) if detail and wi > want[0] else None
+    if (wi, hi) != want:
+        # What is left after a DCT reduction is under 2x: linear is ~10x faster than area there.
+        interp = cv2.INTER_AREA if want[0] < wi / 2 else cv2.INTER_LINEAR
+        img = cv2.resize(img, want, interpolation=interp)
+    return Photo(img, w, h, scale, name, grey_mode or looks_grey(img), sharp)
 
+
+def _open_array(src: np.ndarray, name: str, long_side: int | None, max_pixels: int, detail: bool) -> Photo:
+    """`open_photo` of an image already in memory."""
+    img = _array_to_bgr8(src)
+    h, w = img.shape[:2]
+    scale = _target_scale(w, h, long_side, max_pixels)
+    sharp = None
+    if scale < 1.0:
+        size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        if detail:
+            sharp = _detail_of(img, size)
+        img = cv2.resize(img, size, interpolation=cv2.INTER_AREA)
+    grey = src.ndim == 2 or src.shape[2] == 1 or looks_grey(img)
+    return Photo(img, w, h, scale, name, grey, sharp)
+
+
+def _file_of(src: ImageSource, name: str) -> io.IOBase | Path:
+    """What Pillow opens for a path or bytes, once the input is known not to be empty or missing."""
     if isinstance(src, str | Path):
         path = Path(src)
         if not path.exists():
@@ -226,14 +244,21 @@ def open_photo(
             raise ImageReadError(f"{name}: is a directory, not an image")
         if path.stat().st_size == 0:
             raise ImageReadError(f"{name}: empty file")
-        fp: io.IOBase | Path = path
-    elif isinstance(src, bytes | bytearray):
+        return path
+    if isinstance(src, bytes | bytearray):
         if not src:
             raise ImageReadError(f"{name}: empty input")
-        fp = io.BytesIO(bytes(src))
-    else:
-        raise ImageReadError(f"{name}: cannot read an image from {type(src).__name__}")
+        return io.BytesIO(bytes(src))
+    raise ImageReadError(f"{name}: cannot read an image from {type(src).__name__}")
 
+
+def _decode(
+    src: ImageSource, fp: io.IOBase | Path, name: str, long_side: int | None, max_pixels: int,
+    hard_limit: int, detail: bool,
+) -> tuple[np.ndarray, int, int, float, bool]:
+    """The decoded BGR image (upright, at the scale or up to twice it, as cheaply as the format
+    allows), the upright original width and height, the scale asked for, and whether the file is
+    grey. Every decoding failure becomes an `ImageReadError` naming the input."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
@@ -247,8 +272,7 @@ def open_photo(
                 scale = _target_scale(w0, h0, long_side, max_pixels)  # the same either way up
                 _check_budget(name, im, scale)  # before getexif, which decodes a PNG to find its EXIF
                 orientation = im.getexif().get(0x0112, 1)
-                swapped = orientation in (5, 6, 7, 8)
-                w, h = (h0, w0) if swapped else (w0, h0)
+                w, h = (h0, w0) if orientation in (5, 6, 7, 8) else (w0, h0)
                 grey_mode = im.mode in _GREY_MODES
                 want = (max(1, round(w * scale)), max(1, round(h * scale)))
                 img = _jpeg_fast(src, im, scale, orientation) if im.format == "JPEG" else None
@@ -269,14 +293,7 @@ def open_photo(
         raise ImageReadError(f"{name}: image too large ({e})") from None
     except (OSError, SyntaxError, ValueError, EOFError) as e:
         raise ImageReadError(f"{name}: corrupt or truncated image ({e})") from None
-
-    hi, wi = img.shape[:2]
-    sharp = _detail_of(img, want) if detail and wi > want[0] else None
-    if (wi, hi) != want:
-        # What is left after a DCT reduction is under 2x: linear is ~10x faster than area there.
-        interp = cv2.INTER_AREA if want[0] < wi / 2 else cv2.INTER_LINEAR
-        img = cv2.resize(img, want, interpolation=interp)
-    return Photo(img, w, h, scale, name, grey_mode or looks_grey(img), sharp)
+    return img, w, h, scale, grey_mode
 
 
 def _detail_of(img: np.ndarray, want: tuple[int, int]) -> np.ndarray:
