@@ -67,33 +67,54 @@ def render(ledger: Ledger) -> TableSettings:
         args=(ledger,),
     )
     rules = engine.ruleset(preset, {})
-    options: dict[str, Any] = {}
     with sb.expander("选项 Options", expanded=False):
-        jokers_default = int(_rules_default(rules, "jokers", 0))
-        jokers = st.selectbox("鬼牌 Jokers", [0, 1, 2], index=jokers_default, key=f"opt_jokers_{preset}")
-        wheel_default = str(_rules_default(rules, "wheel", "low"))
-        wheel = st.selectbox(
-            "A2345",
-            list(WHEEL_LABELS),
-            index=list(WHEEL_LABELS).index(wheel_default) if wheel_default in WHEEL_LABELS else 0,
-            format_func=WHEEL_LABELS.get,
-            key=f"opt_wheel_{preset}",
+        options, five, declare = _rule_options(rules, preset)
+    names = _seat_names(sb, ledger, five)
+    with sb.expander("坐庄 Banker", expanded=False):
+        options |= _banker_options(rules, preset, names)
+    return TableSettings(preset=preset, options=options, names=names, declare=declare)
+
+
+def _rule_options(rules: Any, preset: str) -> tuple[dict[str, Any], bool, bool]:
+    """The options expander's widgets: the options that differ from the preset's, whether five play
+    (the 65-card deck), and whether specials are declared."""
+    options: dict[str, Any] = {}
+    jokers_default = int(_rules_default(rules, "jokers", 0))
+    jokers = st.selectbox("鬼牌 Jokers", [0, 1, 2], index=jokers_default, key=f"opt_jokers_{preset}")
+    wheel_default = str(_rules_default(rules, "wheel", "low"))
+    wheel = st.selectbox(
+        "A2345",
+        list(WHEEL_LABELS),
+        index=list(WHEEL_LABELS).index(wheel_default) if wheel_default in WHEEL_LABELS else 0,
+        format_func=WHEEL_LABELS.get,
+        key=f"opt_wheel_{preset}",
+    )
+    five = st.checkbox("五人 Five players (65-card deck)", key=f"opt_five_{preset}")
+    if five:
+        options["extra_suit"] = st.selectbox(
+            "加一门 Added suit", list(SUITS), format_func=SUITS.get, key=f"opt_suit_{preset}"
         )
-        five = st.checkbox("五人 Five players (65-card deck)", key=f"opt_five_{preset}")
-        added_suit = None
-        if five:
-            added_suit = st.selectbox(
-                "加一门 Added suit", list(SUITS), format_func=SUITS.get, key=f"opt_suit_{preset}"
-            )
-        foul_default = str(_rules_default(rules, "foul", "lose_all"))
-        foul = st.selectbox(
-            "相公 Foul",
-            list(FOUL_LABELS),
-            index=list(FOUL_LABELS).index(foul_default) if foul_default in FOUL_LABELS else 0,
-            format_func=FOUL_LABELS.get,
-            key=f"opt_foul_{preset}",
-        )
-        declare = st.checkbox("报到 Declare specials", value=True, key=f"opt_declare_{preset}")
+    foul_default = str(_rules_default(rules, "foul", "lose_all"))
+    foul = st.selectbox(
+        "相公 Foul",
+        list(FOUL_LABELS),
+        index=list(FOUL_LABELS).index(foul_default) if foul_default in FOUL_LABELS else 0,
+        format_func=FOUL_LABELS.get,
+        key=f"opt_foul_{preset}",
+    )
+    declare = st.checkbox("报到 Declare specials", value=True, key=f"opt_declare_{preset}")
+    if jokers != jokers_default:
+        options["jokers"] = jokers
+    if wheel != wheel_default:
+        options["wheel"] = wheel
+    if foul != foul_default:
+        options["foul"] = foul
+    return options, five, declare
+
+
+def _seat_names(sb: Any, ledger: Ledger, five: bool) -> list[str]:
+    """How many play (five only with the 65-card deck) and their seat names, clockwise."""
+    ss = st.session_state
     seat_choices = [2, 3, 4, 5] if five else [2, 3, 4]
     if ss.get("seat_count") not in seat_choices:
         ss["seat_count"] = seat_choices[-1]
@@ -106,29 +127,24 @@ def render(ledger: Ledger) -> TableSettings:
         args=(ledger,),
     )
     sb.caption("座位名 Seat names (clockwise round the table; kept between rounds)")
-    names = []
-    for i in range(count):
-        names.append(sb.text_input(f"Seat {i + 1}", key=name_key(i), on_change=_save, args=(ledger,)).strip())
-    with sb.expander("坐庄 Banker", expanded=False):
-        banker = st.selectbox("Banker 庄家", ["(none)", *names], key=f"opt_banker_{preset}")
-        cap_default = int(_rules_default(rules, "banker_cap", 0))
-        cap = st.number_input(
-            "Cap per pair 封顶 (0 = none)", min_value=0, max_value=999, value=cap_default,
-            key=f"opt_cap_{preset}",
-        )
-    if jokers != jokers_default:
-        options["jokers"] = jokers
-    if wheel != wheel_default:
-        options["wheel"] = wheel
-    if foul != foul_default:
-        options["foul"] = foul
-    if five:
-        options["extra_suit"] = added_suit
-    if banker != "(none)":
-        options["banker"] = banker
-        if int(cap) != cap_default:
-            options["banker_cap"] = int(cap) or None
-    return TableSettings(preset=preset, options=options, names=names, declare=declare)
+    return [sb.text_input(f"Seat {i + 1}", key=name_key(i), on_change=_save, args=(ledger,)).strip()
+            for i in range(count)]
+
+
+def _banker_options(rules: Any, preset: str, names: list[str]) -> dict[str, Any]:
+    """The banker expander's widgets: the banker and the cap per pair, as options."""
+    banker = st.selectbox("Banker 庄家", ["(none)", *names], key=f"opt_banker_{preset}")
+    cap_default = int(_rules_default(rules, "banker_cap", 0))
+    cap = st.number_input(
+        "Cap per pair 封顶 (0 = none)", min_value=0, max_value=999, value=cap_default,
+        key=f"opt_cap_{preset}",
+    )
+    if banker == "(none)":
+        return {}
+    options: dict[str, Any] = {"banker": banker}
+    if int(cap) != cap_default:
+        options["banker_cap"] = int(cap) or None
+    return options
 
 
 def _saved_table(ledger: Ledger) -> dict[str, Any]:
