@@ -55,28 +55,55 @@ def test_export_only_needs_a_checkpoint(tmp_path: Path) -> None:
 
 REPO = Path(__file__).resolve().parents[2]
 
+# Loading a backbone checkpoint imports Ultralytics, which patches PIL's Image.open for the whole
+# process (the image-reading tests' errors would change): it runs in a child process here.
+LOAD_AND_READ = """
+import sys
+import numpy as np, torch
+from pathlib import Path
+from vision.train_classifier import load_checkpoint
+model, ckpt = load_checkpoint(Path(sys.argv[1]))
+x = torch.from_numpy(np.load(sys.argv[2]))
+with torch.no_grad():
+    p = torch.softmax(model.eval()(x), 1).numpy()
+np.savez(sys.argv[3], p=p, size=ckpt["size"], cls=type(model).__module__ + "." + type(model).__name__,
+         head=type(model.head).__name__)
+"""
+
+
+def _load_and_read(pt: Path, x: np.ndarray, tmp_path: Path) -> dict:
+    """The checkpoint loaded in a child process (not `python -m vision.train_classifier`): its class,
+    head, crop size and softmax reads of `x`."""
+    import subprocess
+    import sys
+
+    np.save(tmp_path / "x.npy", x)
+    args = [str(pt), str(tmp_path / "x.npy"), str(tmp_path / "out.npz")]
+    subprocess.run([sys.executable, "-c", LOAD_AND_READ, *args], check=True, cwd=REPO, capture_output=True)
+    out = np.load(tmp_path / "out.npz")
+    return {k: out[k] if k == "p" else out[k].item() for k in out.files}
+
+
+def _smooth_crops(n: int, seed: int) -> np.ndarray:
+    small = torch.from_numpy(np.random.default_rng(seed).random((n, 3, 7, 7), dtype=np.float32))
+    return torch.nn.functional.interpolate(small, size=(56, 56), mode="bilinear").numpy()
+
 
 @pytest.mark.parametrize("name, head", [("index_classifier", "Sequential"),
                                         ("index_classifier_2", "FactoredHead")])
-def test_the_shipped_checkpoints_load_here_and_hold_the_shipped_weights(name: str, head: str) -> None:
+def test_the_shipped_checkpoints_load_here_and_hold_the_shipped_weights(name: str, head: str,
+                                                                         tmp_path: Path) -> None:
     """The committed namer checkpoints (pickled by `python -m vision.train_classifier`, as `__main__`)
     load from any importer, and read as their int8 export does: a run resumes from what ships."""
     from vision.classifier import softmax
 
-    model, ckpt = load_checkpoint(REPO / "models" / f"{name}.pt")
-    assert type(model).__name__ == "YoloIndexNet" and type(model.head).__name__ == head
-    assert ckpt["size"] == 56
-    smooth = torch.nn.functional.interpolate(
-        torch.from_numpy(np.random.default_rng(4).random((16, 3, 7, 7), dtype=np.float32)), size=(56, 56),
-        mode="bilinear")
-    with torch.no_grad():
-        want = torch.softmax(model.eval()(smooth), 1).numpy()
-    got = softmax(ort.InferenceSession(str(REPO / "models" / f"{name}.onnx")).run(
-        None, {"crops": smooth.numpy()})[0])
-    assert np.abs(got - want).max() < 0.1  # int8 rounding; another net's reads differ by far more
+    x = _smooth_crops(16, 4)
+    got = _load_and_read(REPO / "models" / f"{name}.pt", x, tmp_path)
+    assert got["cls"] == "vision.train_classifier.YoloIndexNet" and got["head"] == head and got["size"] == 56
+    shipped = softmax(ort.InferenceSession(str(REPO / "models" / f"{name}.onnx")).run(None, {"crops": x})[0])
+    assert np.abs(shipped - got["p"]).max() < 0.1  # int8 rounding; another net's reads differ by far more
 
 
-@pytest.mark.usefixtures("denormals_restored")
 def test_a_backbone_checkpoint_from_the_command_names_this_module(tmp_path: Path) -> None:
     """A `YoloIndexNet` is pickled whole: written by the command, it must name
     `vision.train_classifier`, not `__main__`, to load anywhere else."""
@@ -96,5 +123,5 @@ def test_a_backbone_checkpoint_from_the_command_names_this_module(tmp_path: Path
     with zipfile.ZipFile(pt) as z:
         pickled = z.read(next(n for n in z.namelist() if n.endswith("data.pkl")))
     assert b"vision.train_classifier" in pickled and b"__main__" not in pickled
-    model, _ = load_checkpoint(pt)
-    assert type(model).__module__ == "vision.train_classifier"
+    got = _load_and_read(pt, _smooth_crops(2, 5), tmp_path)
+    assert got["cls"] == "vision.train_classifier.YoloIndexNet" and got["head"] == "FactoredHead"
