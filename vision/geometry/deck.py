@@ -59,13 +59,14 @@ def fix_with_deck(
     One assignment maximises the summed log scores, so a card keeps its top class unless another card
     has a stronger claim to it. `overfull` lists the seats that may give up cards as false reads
     (`FalseReadSlots`): a seat of more than 13 must give up its extra ones (no hand holds 14: a half
-    box on an index, a glyph in the card art), a seat of a few loose cards may give up any
-    (`read._false_read_slots`); each false read costs what a rename to a card of score
-    `false_read_below` would. So of two reads of one card, the one that makes a seat 14 is left out
+    box on an index, a glyph in the card art), a seat of a few loose cards may give up any, a hand
+    may give up the repeat of a card read twice in it (`read._false_read_slots`); each false read
+    costs what a rename to a card of its slots' score (`FalseReadSlots.below`, else
+    `false_read_below`) would. So of two reads of one card, the one that makes a seat 14 is left out
     rather than the other renamed to something unlikely, and a seat of 14 with no card read twice
     leaves out its least probable read, from its over-full row when the reads are alike; a hand of
-    13 or fewer gives up nothing. Without a conflict or a seat that must give up a card, nothing is
-    run.
+    13 or fewer gives up nothing but such a repeat. Without a conflict or a seat that must give up a
+    card, nothing is run.
     """
     cap = deck_capacity(deck)
     counts = Counter(c.card for c in cards)
