@@ -84,6 +84,22 @@ def label_proposals(
     return np.array(keep, int), np.array(labels, np.int64)
 
 
+def _items(root: Path, rng: np.random.Generator, max_images: int) -> list:
+    """A YOLO set's (image, labels) pairs, the real test half refused, at most `max_images` of them
+    (a random subset, in order)."""
+    items = read_yolo(root)
+    refuse_test_half(items)
+    if max_images and len(items) > max_images:
+        items = [items[i] for i in sorted(rng.choice(len(items), max_images, replace=False))]
+    return items
+
+
+def _pixel_boxes(labels: np.ndarray, W: int, H: int) -> np.ndarray:
+    """YOLO label rows (class, cx, cy, w, h, all 0..1) as xyxy boxes in pixels of a W x H image."""
+    cx, cy, bw, bh = labels[:, 1] * W, labels[:, 2] * H, labels[:, 3] * W, labels[:, 4] * H
+    return np.column_stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2])
+
+
 def mine(
     model: Path, sources: list[Path], out: Path, max_images: int, max_bg: int, seed: int,
     size: int = CROP_SIZE, real_val_share: float = 0.15,
@@ -93,18 +109,14 @@ def mine(
     real_root = REAL_ROOT.resolve()
     parts: dict[str, tuple[list, list, list]] = {"train": ([], [], []), "val": ([], [], [])}
     for root in sources:
-        items = read_yolo(root)
-        refuse_test_half(items)
-        if max_images and len(items) > max_images:
-            items = [items[i] for i in sorted(rng.choice(len(items), max_images, replace=False))]
+        items = _items(root, rng, max_images)
         for img_path, labels in tqdm(items, desc=f"proposals {root.name}", unit="img"):
             img = cv2.imread(str(img_path))
             if img is None:
                 continue
             is_real = real_root in img_path.resolve().parents
             H, W = img.shape[:2]
-            cx, cy, bw, bh = labels[:, 1] * W, labels[:, 2] * H, labels[:, 3] * W, labels[:, 4] * H
-            truth = np.column_stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2])
+            truth = _pixel_boxes(labels, W, H)
             props = finder.propose(img)[0][:MAX_PROPOSALS].astype(np.float64)
             idx, ys = label_proposals(props, truth, labels[:, 0].astype(int), max_bg)
             split = "val" if is_real and held_out(img_path, real_val_share) else "train"
@@ -141,15 +153,10 @@ def mine_scenes(det: Detector, sources: list[Path], max_images: int, max_bg: int
     xs: list = []
     ys: list = []
     for root in sources:
-        items = read_yolo(root)
-        refuse_test_half(items)
-        if max_images and len(items) > max_images:
-            items = [items[i] for i in sorted(rng.choice(len(items), max_images, replace=False))]
+        items = _items(root, rng, max_images)
         for img_path, labels in tqdm(items, desc=f"runtime proposals {root.name}", unit="img"):
             boxes, crops, (W, H) = runtime_proposals(det, img_path, size)
-            cx, cy, bw, bh = labels[:, 1] * W, labels[:, 2] * H, labels[:, 3] * W, labels[:, 4] * H
-            truth = np.column_stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2])
-            idx, lab = label_proposals(boxes, truth, labels[:, 0].astype(int), max_bg)
+            idx, lab = label_proposals(boxes, _pixel_boxes(labels, W, H), labels[:, 0].astype(int), max_bg)
             xs.extend(crops[idx])
             ys.extend(int(y) for y in lab)
     return xs, ys, [0] * len(ys)
