@@ -82,26 +82,14 @@ def _rule_options(rules: Any, preset: str) -> tuple[dict[str, Any], bool, bool]:
     jokers_default = int(_rules_default(rules, "jokers", 0))
     jokers = st.selectbox("鬼牌 Jokers", [0, 1, 2], index=jokers_default, key=f"opt_jokers_{preset}")
     wheel_default = str(_rules_default(rules, "wheel", "low"))
-    wheel = st.selectbox(
-        "A2345",
-        list(WHEEL_LABELS),
-        index=list(WHEEL_LABELS).index(wheel_default) if wheel_default in WHEEL_LABELS else 0,
-        format_func=WHEEL_LABELS.get,
-        key=f"opt_wheel_{preset}",
-    )
+    wheel = _labelled_choice("A2345", WHEEL_LABELS, wheel_default, f"opt_wheel_{preset}")
     five = st.checkbox("五人 Five players (65-card deck)", key=f"opt_five_{preset}")
     if five:
         options["extra_suit"] = st.selectbox(
             "加一门 Added suit", list(SUITS), format_func=SUITS.get, key=f"opt_suit_{preset}"
         )
     foul_default = str(_rules_default(rules, "foul", "lose_all"))
-    foul = st.selectbox(
-        "相公 Foul",
-        list(FOUL_LABELS),
-        index=list(FOUL_LABELS).index(foul_default) if foul_default in FOUL_LABELS else 0,
-        format_func=FOUL_LABELS.get,
-        key=f"opt_foul_{preset}",
-    )
+    foul = _labelled_choice("相公 Foul", FOUL_LABELS, foul_default, f"opt_foul_{preset}")
     declare = st.checkbox("报到 Declare specials", value=True, key=f"opt_declare_{preset}")
     if jokers != jokers_default:
         options["jokers"] = jokers
@@ -110,6 +98,14 @@ def _rule_options(rules: Any, preset: str) -> tuple[dict[str, Any], bool, bool]:
     if foul != foul_default:
         options["foul"] = foul
     return options, five, declare
+
+
+def _labelled_choice(label: str, labels: dict[str, str], default: str, key: str) -> str:
+    """A select box over `labels`' keys, shown by their labels, starting at `default` (the first key
+    when the preset's value has no label)."""
+    choices = list(labels)
+    return st.selectbox(label, choices, index=choices.index(default) if default in choices else 0,
+                        format_func=labels.get, key=key)
 
 
 def _seat_names(sb: Any, ledger: Ledger, five: bool) -> list[str]:
