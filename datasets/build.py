@@ -23,7 +23,7 @@ from tqdm import tqdm
 from vision.classes import CLASS_NAMES
 
 from .faces import first_use
-from .synth.scene import Scene, generate, jpeg_bytes
+from .synth.scene import generate, jpeg_bytes
 from .synth.writer import yolo_lines
 
 MIN_KEEP = 0.6
@@ -77,21 +77,23 @@ def _crop_labels(
 
 
 def tiles_from(
-    scene: Scene, n: int, t: int, rng: np.random.Generator
+    image: np.ndarray, labels: list[tuple[int, float, float, float, float]], n: int, t: int,
+    rng: np.random.Generator,
 ) -> list[tuple[np.ndarray, list[tuple[int, float, float, float, float]]]]:
-    """Cut ``n`` t x t tiles, mostly centred near labelled indices so tiles are not empty table."""
-    H, W = scene.image.shape[:2]
+    """Cut ``n`` t x t tiles of ``image`` (YOLO ``labels``, normalised), mostly centred near labelled
+    indices so tiles are not empty table."""
+    H, W = image.shape[:2]
     out = []
     for _ in range(n):
-        if scene.labels and rng.random() < 0.85:
-            _, cx, cy, _, _ = scene.labels[int(rng.integers(len(scene.labels)))]
+        if labels and rng.random() < 0.85:
+            _, cx, cy, _, _ = labels[int(rng.integers(len(labels)))]
             x0 = int(np.clip(cx * W - rng.uniform(0.1, 0.9) * t, 0, max(0, W - t)))
             y0 = int(np.clip(cy * H - rng.uniform(0.1, 0.9) * t, 0, max(0, H - t)))
         else:
             x0 = int(rng.integers(0, max(1, W - t + 1)))
             y0 = int(rng.integers(0, max(1, H - t + 1)))
-        crop = scene.image[y0 : y0 + t, x0 : x0 + t]
-        out.append((np.ascontiguousarray(crop), _crop_labels(scene.labels, W, H, x0, y0, t)))
+        crop = image[y0 : y0 + t, x0 : x0 + t]
+        out.append((np.ascontiguousarray(crop), _crop_labels(labels, W, H, x0, y0, t)))
     return out
 
 
@@ -109,7 +111,7 @@ def _run(job: Job) -> int:
     rng = np.random.default_rng([seed, 11, job.index, 0 if job.split == "train" else 1])
     if job.kind in ("table", "negative"):
         scene = generate(split_seed, job.index, size=2 * imgsz, kind=job.kind)
-        tiles = tiles_from(scene, job.tiles, imgsz, rng)
+        tiles = tiles_from(scene.image, scene.labels, job.tiles, imgsz, rng)
     else:
         scene = generate(split_seed, job.index, size=imgsz, kind=job.kind)
         img = scene.image
@@ -128,12 +130,15 @@ def _run(job: Job) -> int:
     return n
 
 
-def write_yaml(out: Path) -> Path:
-    """data.yaml with absolute paths (training runs from anywhere) and our 54 class names."""
+def write_yaml(out: Path, extra_train: tuple[Path, ...] = ()) -> Path:
+    """data.yaml with absolute paths (training runs from anywhere) and our 54 class names; the
+    `extra_train` image folders (a folder named twice counts twice) train beside ``out/train``."""
     out = out.resolve()
     names = "\n".join(f"  {i}: {n}" for i, n in enumerate(CLASS_NAMES))
+    train = [out / "train" / "images", *(Path(p).resolve() for p in extra_train)]
+    train_text = f" {train[0]}" if len(train) == 1 else "".join(f"\n  - {p}" for p in train)
     text = (
-        f"path: {out}\ntrain: {out / 'train' / 'images'}\nval: {out / 'val' / 'images'}\n"
+        f"path: {out}\ntrain:{train_text}\nval: {out / 'val' / 'images'}\n"
         f"nc: {len(CLASS_NAMES)}\nnames:\n{names}\n"
     )
     p = out / "data.yaml"
