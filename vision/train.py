@@ -111,9 +111,7 @@ def save_checkpoints(run_dir: Path, models: Path = MODELS) -> None:
         shutil.copy2(src, models / "last.pt")
 
 
-def main(argv: list[str] | None = None) -> int:
-    if argv is None:  # run as a command: under a caching allocator when the system has one
-        rerun_with_allocator("vision.train", sys.argv[1:])
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--data", required=True, help="data.yaml with absolute paths (python -m datasets.build)")
     p.add_argument("--model", default="yolov8s", help="yolov8s, yolo11n, ... (a .yaml, nothing downloads)")
@@ -138,7 +136,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--models-dir", type=Path, default=MODELS, help="where the current last.pt is kept")
     p.add_argument("--no-val", action="store_true", help="skip per-epoch validation (tiny smoke runs)")
-    args = p.parse_args(argv)
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    if argv is None:  # run as a command: under a caching allocator when the system has one
+        rerun_with_allocator("vision.train", sys.argv[1:])
+    args = parse_args(argv)
 
     offline_env()
     from ultralytics import YOLO

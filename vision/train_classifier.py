@@ -35,6 +35,7 @@ import math
 import pickle
 import time
 import types
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -266,7 +267,7 @@ def load_checkpoint(path: Path) -> tuple[nn.Module, dict]:
     return model, ckpt
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--data", type=Path, help="python -m datasets.crops output (train/val.npz)")
     p.add_argument("--minutes", type=float, default=20.0, help="wall-clock training budget")
@@ -292,6 +293,92 @@ def main(argv: list[str] | None = None) -> int:
                    help="more validation crops, reported apart as 'hard'; repeat")
     p.add_argument("--out", type=Path, default=Path("models/index_classifier.pt"))
     p.add_argument("--onnx", type=Path, default=Path("models/index_classifier.onnx"))
+    return p
+
+
+@dataclass(frozen=True)
+class Crops:
+    """Training crops (`xt`, `yt`), validation crops with their source (`xv`, `yv`, `sv`) and the
+    hard validation crops reported apart (`xh`, `yh`; None without `--extra-val`)."""
+
+    xt: torch.Tensor
+    yt: torch.Tensor
+    xv: torch.Tensor
+    yv: torch.Tensor
+    sv: torch.Tensor
+    xh: torch.Tensor | None
+    yh: torch.Tensor | None
+
+
+def load_crops(data: Path, extra: list[Path], extra_val: list[Path]) -> Crops:
+    """`datasets.crops`' train/val.npz under `data`, the `extra` training crops appended."""
+    tr, va = np.load(data / "train.npz"), np.load(data / "val.npz")
+    xt, yt = to_tensor(tr["x"]), torch.from_numpy(tr["y"]).long()
+    for path in extra:
+        ex = np.load(path)
+        xt, yt = torch.cat([xt, to_tensor(ex["x"])]), torch.cat([yt, torch.from_numpy(ex["y"]).long()])
+        print(f"+ {len(ex['y'])} training crops from {path}")
+    hard = [np.load(f) for f in extra_val]
+    return Crops(xt, yt, to_tensor(va["x"]), torch.from_numpy(va["y"]).long(),
+                 torch.from_numpy(va["src"]).long(),
+                 torch.cat([to_tensor(h["x"]) for h in hard]) if hard else None,
+                 torch.cat([torch.from_numpy(h["y"]).long() for h in hard]) if hard else None)
+
+
+def new_model(args: argparse.Namespace) -> nn.Module:
+    """The net to train: warm-started from `--init` (whose width it takes), a YOLOv8 backbone's first
+    layers (`--backbone`), or a fresh `IndexNet`."""
+    if args.init is not None:
+        model, ckpt = load_checkpoint(args.init)
+        args.width = ckpt["width"]
+        return model
+    if args.backbone is not None:
+        return YoloIndexNet(args.backbone, factored=args.factored)
+    return IndexNet(len(CLASSIFIER_NAMES), args.width)
+
+
+def fit(model: nn.Module, crops: Crops, args: argparse.Namespace, size: int) -> tuple[int, int, list]:
+    """Train for `--minutes` (or `--steps`) on a cosine schedule with a 200-step warm-up, evaluating
+    and checkpointing every `--eval-every` minutes; returns steps, crops seen and the evaluations."""
+    g = torch.Generator().manual_seed(args.seed)
+    n_params = sum(p.numel() for p in model.parameters())
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
+    budget = args.minutes * 60
+    t0 = last_eval = time.time()
+    step, seen, history = 0, 0, []
+    bar = tqdm(total=int(budget), unit="s", desc=f"train ({n_params / 1e6:.2f}M params)")
+    while True:
+        elapsed = time.time() - t0
+        if elapsed >= budget or (args.steps and step >= args.steps):
+            break
+        frac = elapsed / budget
+        lr = args.lr * min(1.0, (step + 1) / 200) * 0.5 * (1 + math.cos(math.pi * frac))
+        for group in opt.param_groups:
+            group["lr"] = lr
+        idx = torch.randint(0, len(crops.xt), (args.batch,), generator=g)
+        xb = augment(crops.xt[idx], g, args.wide_rotation)
+        loss = F.cross_entropy(model(xb), crops.yt[idx], label_smoothing=0.05)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+        step += 1
+        seen += args.batch
+        bar.n = min(int(time.time() - t0), int(budget))
+        bar.set_postfix(step=step, loss=f"{loss.item():.3f}", lr=f"{lr:.1e}", refresh=False)
+        bar.refresh()
+        if time.time() - last_eval > args.eval_every * 60:
+            last_eval = time.time()
+            r = evaluate(model, crops.xv, crops.yv, crops.sv, crops.xh, crops.yh)
+            history.append({"step": step, "minutes": round((time.time() - t0) / 60, 1), **r})
+            tqdm.write(json.dumps(history[-1]))
+            # a checkpoint at every evaluation: a session can stop at any moment
+            save(model, args, size, {"steps": step, "partial": True, "val": r}, history)
+    bar.close()
+    return step, seen, history
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = _parser()
     args = p.parse_args(argv)
     if args.export_only:
         if args.init is None:
@@ -307,65 +394,17 @@ def main(argv: list[str] | None = None) -> int:
     # small Adam moments become denormals late in a run and slow every step several times over
     torch.set_flush_denormal(True)
     torch.manual_seed(args.seed)
-    g = torch.Generator().manual_seed(args.seed)
-    tr, va = np.load(args.data / "train.npz"), np.load(args.data / "val.npz")
-    xt, yt = to_tensor(tr["x"]), torch.from_numpy(tr["y"]).long()
-    xv, yv, sv = to_tensor(va["x"]), torch.from_numpy(va["y"]).long(), torch.from_numpy(va["src"]).long()
-    for extra in args.extra:
-        ex = np.load(extra)
-        xt, yt = torch.cat([xt, to_tensor(ex["x"])]), torch.cat([yt, torch.from_numpy(ex["y"]).long()])
-        print(f"+ {len(ex['y'])} training crops from {extra}")
-    hard = [np.load(f) for f in args.extra_val]
-    xh = torch.cat([to_tensor(h["x"]) for h in hard]) if hard else None
-    yh = torch.cat([torch.from_numpy(h["y"]).long() for h in hard]) if hard else None
-    size = xt.shape[-1]
+    crops = load_crops(args.data, args.extra, args.extra_val)
+    size = crops.xt.shape[-1]
     if size != CROP_SIZE:
         print(f"note: {size} px crops; the runtime default is {CROP_SIZE}, the ONNX metadata says {size}")
-
-    if args.init is not None:
-        model, ckpt = load_checkpoint(args.init)
-        args.width = ckpt["width"]
-    elif args.backbone is not None:
-        model = YoloIndexNet(args.backbone, factored=args.factored)
-    else:
-        model = IndexNet(len(CLASSIFIER_NAMES), args.width)
-    n_params = sum(p.numel() for p in model.parameters())
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
-    budget = args.minutes * 60
-    t0 = last_eval = time.time()
-    step, seen, history = 0, 0, []
-    bar = tqdm(total=int(budget), unit="s", desc=f"train ({n_params / 1e6:.2f}M params)")
-    while True:
-        elapsed = time.time() - t0
-        if elapsed >= budget or (args.steps and step >= args.steps):
-            break
-        frac = elapsed / budget
-        lr = args.lr * min(1.0, (step + 1) / 200) * 0.5 * (1 + math.cos(math.pi * frac))
-        for group in opt.param_groups:
-            group["lr"] = lr
-        idx = torch.randint(0, len(xt), (args.batch,), generator=g)
-        xb = augment(xt[idx], g, args.wide_rotation)
-        loss = F.cross_entropy(model(xb), yt[idx], label_smoothing=0.05)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        opt.step()
-        step += 1
-        seen += args.batch
-        bar.n = min(int(time.time() - t0), int(budget))
-        bar.set_postfix(step=step, loss=f"{loss.item():.3f}", lr=f"{lr:.1e}", refresh=False)
-        bar.refresh()
-        if time.time() - last_eval > args.eval_every * 60:
-            last_eval = time.time()
-            r = evaluate(model, xv, yv, sv, xh, yh)
-            history.append({"step": step, "minutes": round((time.time() - t0) / 60, 1), **r})
-            tqdm.write(json.dumps(history[-1]))
-            # a checkpoint at every evaluation: a session can stop at any moment
-            save(model, args, size, {"steps": step, "partial": True, "val": r}, history)
-    bar.close()
-    final = evaluate(model, xv, yv, sv, xh, yh)
-    minutes = (time.time() - t0) / 60
+    model = new_model(args)
+    t0 = time.time()
+    step, seen, history = fit(model, crops, args, size)
+    final = evaluate(model, crops.xv, crops.yv, crops.sv, crops.xh, crops.yh)
     summary = {"init": str(args.init) if args.init else None,
-               "steps": step, "crops_seen": seen, "minutes": round(minutes, 1), "params": n_params,
+               "steps": step, "crops_seen": seen, "minutes": round((time.time() - t0) / 60, 1),
+               "params": sum(q.numel() for q in model.parameters()),
                "val": final, "data": str(args.data), "extra": [str(e) for e in args.extra],
                "size": size, "width": args.width}
     print(json.dumps(summary))
