@@ -69,35 +69,35 @@ def to_detections(scene: dict, rng: np.random.Generator, drop: float = 0.0, misr
     return [d for _, d in pairs], [ci for ci, _ in pairs]
 
 
-def score_scene(
-    scene: dict, dets: list[Detection], owner: list[int], table, detail: dict | None = None
-) -> dict:
-    """Compare a read with the truth: seats matched by card overlap (assignment). `detail` (a dict)
-    receives the true seats found damaged and those flagged, and the wrong cards.
+Read = tuple[int, str, str, list[int]]  # read seat, row, card, the true cards under it
 
-    Cards are compared by (true seat, name), each read card once: two copies of a card in one seat
-    (two decks) are interchangeable, so their corners may pair either way round, and a card read as
-    two (its corners unpaired) is one card too many in its seat, as a card from another seat is, even
-    when the deck fix renamed the extra read."""
-    box_owner = {tuple(round(v, 2) for v in d.box): o for d, o in zip(dets, owner, strict=True)}
-    truth = {ci: (c["seat"], c["row"], c["card"]) for ci, c in enumerate(scene["cards"])}
-    readable = sorted(set(owner))
-    reads: list[tuple[int, str, str, list[int]]] = []  # read seat, row, card, the true cards under it
+
+def _box_key(box) -> tuple:
+    return tuple(round(v, 2) for v in box)
+
+
+def _reads(table, box_owner: dict) -> list[Read]:
+    """Every card of the read seats that lies on at least one true card's index."""
+    reads: list[Read] = []
     for s in table.seats:
         for row in ROWS:
             for rc in getattr(s, row):
-                under = sorted({ci for b in rc.boxes if (ci := box_owner.get(tuple(round(v, 2) for v in b)))
-                                is not None})
+                under = sorted({ci for b in rc.boxes if (ci := box_owner.get(_box_key(b))) is not None})
                 if under:
                     reads.append((s.seat, row, rc.card, under))
-    true_seats = sorted({c["seat"] for c in scene["cards"] if c["seat"] is not None})
-    seat_map = _match_seats(reads, truth, true_seats, len(table.seats))
+    return reads
+
+
+def _compare(reads: list[Read], truth: dict, readable: list[int], seat_map: dict
+             ) -> tuple[int, int, set, list[str]]:
+    """Cards placed in their true row, and placed there with their name; the true seats whose read is
+    not exactly right; a line for each wrong card."""
     want: dict[tuple, Counter] = defaultdict(Counter)  # (true seat, name) -> rows of its readable cards
     for ci in readable:
         ts, trow, tcard = truth[ci]
         want[ts, tcard][trow] += 1
     got: dict[tuple, Counter] = defaultdict(Counter)  # the same key -> (row, name) of the reads there
-    damaged: set = set()  # true seats whose read is not exactly right
+    damaged: set = set()
     wrong = []
     for rs, row, card, under in reads:
         ts, _, tcard = truth[under[0]]
@@ -121,30 +121,56 @@ def score_scene(
         if named != rows or extra:
             damaged.add(key[0])
             wrong.append(f"{key[1]} (seat {key[0]}) in rows {dict(rows)}, read {dict(got[key])}")
+    return right, right_card, damaged, wrong
+
+
+def _flagged(table, reads: list[Read], truth: dict, true_seats: list, seat_map: dict, box_owner: dict
+             ) -> set:
+    """The true seats the player is warned about where their cards lie: on a read seat holding any of
+    them, on one of its cards left outside the seats, or on the table as a whole."""
+    holders: dict[int, set] = defaultdict(set)  # read seat -> true seats with cards in it
+    for rs, _, _, under in reads:
+        holders[rs] |= {truth[ci][0] for ci in under}
+    for rs, ts in seat_map.items():
+        holders[rs].add(ts)  # an extra card's seat: flagged where it was read
+    flagged: set = set()
+    for p in table.problems:
+        if p.seat is not None:
+            flagged |= holders.get(p.seat, set())
+        elif p.kind != "orphan":
+            flagged |= set(true_seats)
+    for o in table.orphans:
+        for b in o.boxes:
+            ci = box_owner.get(_box_key(b))
+            if ci is not None:
+                flagged.add(truth[ci][0])
+    return flagged
+
+
+def score_scene(
+    scene: dict, dets: list[Detection], owner: list[int], table, detail: dict | None = None
+) -> dict:
+    """Compare a read with the truth: seats matched by card overlap (assignment). `detail` (a dict)
+    receives the true seats found damaged and those flagged, and the wrong cards.
+
+    Cards are compared by (true seat, name), each read card once: two copies of a card in one seat
+    (two decks) are interchangeable, so their corners may pair either way round, and a card read as
+    two (its corners unpaired) is one card too many in its seat, as a card from another seat is, even
+    when the deck fix renamed the extra read."""
+    box_owner = {_box_key(d.box): o for d, o in zip(dets, owner, strict=True)}
+    truth = {ci: (c["seat"], c["row"], c["card"]) for ci, c in enumerate(scene["cards"])}
+    readable = sorted(set(owner))
+    reads = _reads(table, box_owner)
+    true_seats = sorted({c["seat"] for c in scene["cards"] if c["seat"] is not None})
+    seat_map = _match_seats(reads, truth, true_seats, len(table.seats))
+    right, right_card, damaged, wrong = _compare(reads, truth, readable, seat_map)
     for ci, (ts, _, _) in truth.items():
         if ci not in readable:
             damaged.add(ts)  # a card the detector never saw: that seat cannot be right
     # A seat with no index in view at all (out of the photo) is nowhere to be named: counted apart.
     out_of_view = {ts for ts in true_seats if not any(truth[ci][0] == ts for ci in readable)}
     damaged -= out_of_view
-    # A true seat counts as flagged when the player would see a problem where its cards lie: on a
-    # read seat holding any of them, on one of its cards left outside the seats, or on the table.
-    holders: dict[int, set] = defaultdict(set)  # read seat -> true seats with cards in it
-    for rs, _, _, under in reads:
-        holders[rs] |= {truth[ci][0] for ci in under}
-    for rs, ts in seat_map.items():
-        holders[rs].add(ts)  # an extra card's seat: flagged where it was read
-    flagged_true: set = set()
-    for p in table.problems:
-        if p.seat is not None:
-            flagged_true |= holders.get(p.seat, set())
-        elif p.kind != "orphan":
-            flagged_true |= set(true_seats)
-    for o in table.orphans:
-        for b in o.boxes:
-            ci = box_owner.get(tuple(round(v, 2) for v in b))
-            if ci is not None:
-                flagged_true.add(truth[ci][0])
+    flagged_true = _flagged(table, reads, truth, true_seats, seat_map, box_owner)
     if detail is not None:
         detail.update(damaged=damaged, flagged=flagged_true, wrong=wrong)
     return {
@@ -161,7 +187,7 @@ def score_scene(
     }
 
 
-def _match_seats(reads: list[tuple[int, str, str, list[int]]], truth: dict, true_seats: list, n_read: int
+def _match_seats(reads: list[Read], truth: dict, true_seats: list, n_read: int
                  ) -> dict[int, object]:
     """Read seat -> the true seat it is taken for: the assignment of most cards in common."""
     overlap = np.zeros((max(n_read, 1), max(len(true_seats), 1)))
