@@ -208,7 +208,7 @@ def time_interleaved(
     return ({n: statistics.median(v) for n, v in ts.items()}, statistics.median(ul) if ul else None, placed)
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--model", type=Path, default=Path(os.environ.get("CARDS_MODEL", DEFAULT_MODEL)))
     ap.add_argument("--weights", type=Path, default=None, help="the .pt the ONNX came from (default "
@@ -225,27 +225,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-real", action="store_true")
     ap.add_argument("--regions", choices=["on", "off", "both"], default="on",
                     help="read only the parts with detail (vision.regions), the whole photo, or both")
-    args = ap.parse_args(argv)
-    if not args.model.exists():
-        print(f"no model at {args.model}: train and export it first (see vision/train.py)")
-        return 1
-    weights = args.weights or next((p for p in (REPO / "models" / "best.pt", REPO / "models" / "last.pt")
-                                    if p.exists()), REPO / "models" / "best.pt")
-    # Render every generated photo before any onnxruntime session exists: the generator forks worker
-    # processes, and a fork taken after onnxruntime started its threads hung here.
-    photo = speed_photo()
-    if not args.skip_e2e:
-        generate(BENCH / f"e2e-{args.seed}-{args.tables}-g{benchmark_fingerprint()}", args.tables, args.seed)
+    return ap
+
+
+def _detectors(args: argparse.Namespace) -> dict[str, Detector]:
+    """The readers to time and measure, named by path (two candidates are often both cards.onnx) and,
+    with `--regions both`, by whether they read only the parts with detail."""
     scale = ScaleConfig(long_side=args.long_side)
     models: dict[str, Detector] = {}
-    for path in [args.model, *args.also]:  # named by path: two candidates are often both called cards.onnx
+    for path in [args.model, *args.also]:
         for mode in ("on", "off") if args.regions == "both" else (args.regions,):
             name = str(path) + (" (whole photo)" if mode == "off" and args.regions == "both" else "")
             models[name] = Detector(path, threads=args.threads, scale=scale,
                                     regions=RegionConfig(enabled=mode == "on"))
-    print(f"model {args.model}, long side {args.long_side}, "
-          f"{args.threads} threads, regions {args.regions}")
+    return models
 
+
+def _time(args: argparse.Namespace, models: dict[str, Detector], photo: Path, weights: Path) -> None:
+    """Print each reader's median time for the speed photo and its ratio to Ultralytics timed in turn."""
     work = vision.open_photo(photo, long_side=args.long_side).image.shape
     imgsz = max(work[:2])
     timer = None
@@ -267,6 +264,23 @@ def main(argv: list[str] | None = None) -> int:
         for name, med in medians.items():
             print(f"ratio {name}: Ultralytics / ours = {ul / med:.2f}x (target >= 2)")
 
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if not args.model.exists():
+        print(f"no model at {args.model}: train and export it first (see vision/train.py)")
+        return 1
+    weights = args.weights or next((p for p in (REPO / "models" / "best.pt", REPO / "models" / "last.pt")
+                                    if p.exists()), REPO / "models" / "best.pt")
+    # Render every generated photo before any onnxruntime session exists: the generator forks worker
+    # processes, and a fork taken after onnxruntime started its threads hung here.
+    photo = speed_photo()
+    if not args.skip_e2e:
+        generate(BENCH / f"e2e-{args.seed}-{args.tables}-g{benchmark_fingerprint()}", args.tables, args.seed)
+    models = _detectors(args)
+    print(f"model {args.model}, long side {args.long_side}, "
+          f"{args.threads} threads, regions {args.regions}")
+    _time(args, models, photo, weights)
     for name, det in models.items():
         if not args.skip_e2e:
             end_to_end(det, args.tables, args.seed, f"end to end {name}")
