@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from tests.vision.layouts import build_table, detections
-from tests.vision.test_geometry import _cards_right, _rename
+from tests.vision.table_checks import cards_right, renamed
 from vision.geometry import read_table
 
 
@@ -43,7 +43,7 @@ def test_far_seat_pair_off_the_photos_offset_is_kept():
     [i] = _both_corners(scene, 2)
     _move_bottom_right(scene, i, 1.5, 0.0)
     tr = read_table(detections(scene, seed=1), width=scene["width"], height=scene["height"], deck=104)
-    assert _cards_right(scene, tr) and not tr.problems, tr.problems
+    assert cards_right(scene, tr) and not tr.problems, tr.problems
 
 
 def test_far_seat_two_copies_and_a_long_corner_diagonal():
@@ -56,10 +56,10 @@ def test_far_seat_two_copies_and_a_long_corner_diagonal():
     assert not scene["cards"][i]["card"].endswith("s")  # a spade is in the deck twice already
     j = next(k for k, c in enumerate(scene["cards"])
              if c["seat"] == 2 and c["row"] == "tail" and c["position"] == scene["cards"][i]["position"] - 1)
-    sc = _rename(scene, [j], scene["cards"][i]["card"])
+    sc = renamed(scene, [j], scene["cards"][i]["card"])
     _move_bottom_right(sc, i, 2.5, 2.0)
     tr = read_table(detections(sc, seed=1), width=sc["width"], height=sc["height"], deck=104)
-    assert _cards_right(sc, tr) and not tr.problems, tr.problems  # copies side by side: nothing to ask
+    assert cards_right(sc, tr) and not tr.problems, tr.problems  # copies side by side: nothing to ask
 
 
 def test_joker_medallion_corners_merge_in_a_one_deck_seat():
@@ -69,9 +69,9 @@ def test_joker_medallion_corners_merge_in_a_one_deck_seat():
     scene = build_table(3, seed=6, row_gap=1.0, jitter=0.01)
     i = _both_corners(scene, 1)[0]
     _move_bottom_right(scene, i, 1.0, 2.3)
-    sc = _rename(scene, [i], "BJ", shrink=0.5)
+    sc = renamed(scene, [i], "BJ", shrink=0.5)
     tr = read_table(detections(sc, seed=1), width=sc["width"], height=sc["height"], deck=54)
-    assert _cards_right(sc, tr) and not tr.problems, tr.problems
+    assert cards_right(sc, tr) and not tr.problems, tr.problems
 
 
 def test_short_corner_diagonal_leaning_toward_the_row_stays_one_card():
@@ -87,7 +87,7 @@ def test_short_corner_diagonal_leaning_toward_the_row_stays_one_card():
     shift = (tl[:2] + tl[2:]) / 2 + (1.5 * right + 0.8 * down) * side - (br[:2] + br[2:]) / 2
     c["indices"][1]["box"] = [*(br[:2] + shift), *(br[2:] + shift)]
     tr = read_table(detections(scene, seed=1), width=scene["width"], height=scene["height"])
-    assert _cards_right(scene, tr) and not tr.problems, tr.problems
+    assert cards_right(scene, tr) and not tr.problems, tr.problems
 
 
 def test_two_copies_far_apart_in_one_hand_are_not_flagged():
@@ -97,11 +97,11 @@ def test_two_copies_far_apart_in_one_hand_are_not_flagged():
     scene = build_table(5, seed=7, row_gap=0.75, jitter=0.01)
     seat = [i for i, c in enumerate(scene["cards"]) if c["seat"] == 1]
     row = {(scene["cards"][i]["row"], scene["cards"][i]["position"]): i for i in seat}
-    sc = _rename(scene, [row[("tail", 0)]], scene["cards"][row[("tail", 3)]]["card"])  # same row
-    sc = _rename(sc, [row[("head", 0)]], scene["cards"][row[("tail", 2)]]["card"])  # two rows apart
+    sc = renamed(scene, [row[("tail", 0)]], scene["cards"][row[("tail", 3)]]["card"])  # same row
+    sc = renamed(sc, [row[("head", 0)]], scene["cards"][row[("tail", 2)]]["card"])  # two rows apart
     assert not any(sc["cards"][i]["card"].endswith("s") for i in (row[("tail", 3)], row[("tail", 2)]))
     tr = read_table(detections(sc, seed=1), width=sc["width"], height=sc["height"], deck=104)
-    assert _cards_right(sc, tr) and not tr.problems, tr.problems
+    assert cards_right(sc, tr) and not tr.problems, tr.problems
 
 
 def test_a_cards_two_corners_read_as_two_copies_are_flagged():
@@ -126,7 +126,7 @@ def test_lone_bottom_right_steps_back_by_the_photos_offset():
     c["indices"][0]["visible"], c["indices"][1]["visible"] = False, True
     assert len(_both_corners(scene, 2)) == 1
     tr = read_table(detections(scene, seed=1), width=scene["width"], height=scene["height"], deck=104)
-    assert _cards_right(scene, tr) and not tr.problems, tr.problems
+    assert cards_right(scene, tr) and not tr.problems, tr.problems
 
 
 def _shift_seat(scene: dict, seat: int, d: np.ndarray) -> None:
@@ -150,9 +150,9 @@ def test_copies_in_neighbouring_seats_are_not_one_card():
     side = max(np.diff(np.array(a["indices"][0]["box"]).reshape(2, 2), axis=0)[0])
     _shift_seat(scene, 4, (ca - cb) / np.linalg.norm(ca - cb) * 2.7 * side)
     name = next(c["card"] for c in (a, b) if not c["card"].endswith("s"))
-    sc = _rename(scene, [41, 52], name)
+    sc = renamed(scene, [41, 52], name)
     tr = read_table(detections(sc, seed=1), width=sc["width"], height=sc["height"], deck=104)
-    assert _cards_right(sc, tr) and not tr.problems, tr.problems
+    assert cards_right(sc, tr) and not tr.problems, tr.problems
 
 
 def test_copy_at_the_corner_offset_below_a_covered_card_is_not_flagged():
@@ -164,9 +164,9 @@ def test_copy_at_the_corner_offset_below_a_covered_card_is_not_flagged():
     upper, lower = at[(3, "middle", 1)], at[(3, "tail", 3)]
     names = (scene["cards"][upper]["card"], scene["cards"][lower]["card"])
     name = next(n for n in names if not n.endswith("s"))  # a spade is in the deck twice already
-    sc = _rename(scene, [upper, lower], name)
+    sc = renamed(scene, [upper, lower], name)
     tr = read_table(detections(sc, seed=1), width=sc["width"], height=sc["height"], deck=104)
-    assert _cards_right(sc, tr) and not tr.problems, tr.problems
+    assert cards_right(sc, tr) and not tr.problems, tr.problems
 
 
 def test_seat_alone_lone_bottom_right_with_no_corner_pair_in_view():
@@ -180,4 +180,4 @@ def test_seat_alone_lone_bottom_right_with_no_corner_pair_in_view():
     c = next(c for c in scene["cards"] if c["row"] == "head" and c["position"] == 2)
     c["indices"][0]["visible"], c["indices"][1]["visible"] = False, True
     tr = read_table(detections(scene, seed=1), width=scene["width"], height=scene["height"])
-    assert _cards_right(scene, tr) and not tr.problems, tr.problems
+    assert cards_right(scene, tr) and not tr.problems, tr.problems

@@ -7,12 +7,8 @@ import numpy as np
 import pytest
 
 from tests.vision.layouts import build_table, detections
-from tests.vision.test_geometry import got, truth
+from tests.vision.table_checks import cards_right
 from vision.geometry import group_seats, read_table
-
-
-def _cards_right(scene, tr) -> bool:
-    return sorted(map(str, got(tr).values())) == sorted(map(str, truth(scene).values()))
 
 
 def _card(scene, row: str, position: int) -> int:
@@ -31,7 +27,7 @@ def test_seat_alone_top_left_pushed_off_its_row_stays_in_its_row(orientation):
     dx, dy = 0.9 * max(x2 - x1, y2 - y1) * up
     scene["cards"][i]["indices"][0]["box"] = [x1 + dx, y1 + dy, x2 + dx, y2 + dy]
     tr = read_table(detections(scene, seed=1), width=scene["width"], height=scene["height"])
-    assert _cards_right(scene, tr) and not tr.problems, tr.problems
+    assert cards_right(scene, tr) and not tr.problems, tr.problems
 
 
 def test_seat_cut_beyond_the_longest_links_is_found():
@@ -264,7 +260,7 @@ def test_cards_laid_in_a_grid_keep_the_profile_peak_when_it_reads_them():
     if a rival also would: a hand-built upright seat reads at 0 degrees."""
     scene = build_table(1, seed=3, first_orientation=0.0)
     tr = read_table(detections(scene, seed=1), width=scene["width"], height=scene["height"])
-    assert _cards_right(scene, tr) and not tr.problems
+    assert cards_right(scene, tr) and not tr.problems
     assert tr.seats[0].orientation_deg == pytest.approx(0.0, abs=3.0)
 
 

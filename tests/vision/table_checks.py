@@ -1,0 +1,55 @@
+"""What a read table is checked against in the geometry tests: the hand-built scene's truth."""
+
+from __future__ import annotations
+
+import copy
+
+
+def truth(scene):
+    """{(seat, row): sorted cards} from the scene."""
+    out: dict = {}
+    for c in scene["cards"]:
+        out.setdefault((c["seat"], c["row"]), []).append(c["card"])
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def read_seat(true_seat: int, n: int) -> int:
+    """Scenes number seats anticlockwise from the bottom, the reader clockwise: same seat 0."""
+    return (-true_seat) % n
+
+
+def truth_as_read(scene):
+    n = len(scene["seats"])
+    return {(read_seat(s, n), r): v for (s, r), v in truth(scene).items()}
+
+
+def got(tr):
+    rows = ("head", "middle", "tail")
+    return {(s.seat, r): sorted(c.card for c in getattr(s, r)) for s in tr.seats for r in rows}
+
+
+def assert_exact(scene, tr, seat_map=None):
+    want = truth(scene)
+    n = len({k[0] for k in want})
+    assert len(tr.seats) == n
+    seat_map = seat_map or {s: read_seat(s, n) for s in range(n)}  # true seat -> read seat
+    assert got(tr) == {(seat_map[s], r): v for (s, r), v in want.items()}
+    assert not tr.problems, tr.problems
+
+
+
+def cards_right(scene, tr) -> bool:
+    """Every seat's rows hold the right cards, seats matched in any order."""
+    return sorted(map(str, got(tr).values())) == sorted(map(str, truth(scene).values()))
+
+
+def renamed(scene, idx, name, shrink=1.0):
+    """The scene with cards `idx` renamed (and their index boxes shrunk about their centres)."""
+    sc = copy.deepcopy(scene)
+    for i in idx:
+        sc["cards"][i]["card"] = name
+        for ix in sc["cards"][i]["indices"]:
+            x1, y1, x2, y2 = ix["box"]
+            cx, cy, hw, hh = (x1 + x2) / 2, (y1 + y2) / 2, (x2 - x1) / 2 * shrink, (y2 - y1) / 2 * shrink
+            ix["box"] = [cx - hw, cy - hh, cx + hw, cy + hh]
+    return sc

@@ -1,0 +1,151 @@
+"""Cards no sure read shows: inferred on a full table, faint and unsure reads, orphans."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.vision.layouts import build_table, detections
+from tests.vision.table_checks import got, read_seat, truth_as_read
+from vision.classes import CLASS_INDEX
+from vision.geometry import read_table
+from vision.types import Detection
+
+
+def test_missing_card_on_full_table_inferred_by_elimination():
+    scene = build_table(4, seed=10)
+    gone = scene["cards"][7]
+    dets = [d for d in detections(scene) if not any(d.box == pytest.approx(tuple(ix["box"]))
+                                                    for ix in gone["indices"])]
+    tr = read_table(dets)
+    assert got(tr) == truth_as_read(scene)
+    assert [(p.kind, p.seat, p.row, p.card) for p in tr.problems] == [
+        ("inferred", read_seat(gone["seat"], 4), gone["row"], gone["card"])]
+
+
+def _hidden(scene, picks):
+    """The scene's detections without any index of the cards at (seat, row, position) `picks`."""
+    gone = [c for c in scene["cards"] if (c["seat"], c["row"], c["position"]) in picks]
+    boxes = [tuple(ix["box"]) for c in gone for ix in c["indices"]]
+    dets = [d for d in detections(scene) if not any(d.box == pytest.approx(b) for b in boxes)]
+    return gone, dets
+
+
+def test_unseen_cards_of_one_row_on_a_full_table_are_inferred_there():
+    """Two cards of one middle row hidden (a chip over them): the two cards no seat shows can only be
+    that row's, so the seat reads exactly, each inferred card flagged."""
+    scene = build_table(4, seed=10)
+    gone, dets = _hidden(scene, {(2, "middle", 1), (2, "middle", 3)})
+    tr = read_table(dets)
+    assert got(tr) == truth_as_read(scene)
+    assert sorted((p.kind, p.seat, p.row, p.card) for p in tr.problems) == sorted(
+        ("inferred", read_seat(2, 4), "middle", c["card"]) for c in gone)
+
+
+@pytest.mark.parametrize("picks", [
+    {(2, "middle", 1), (2, "tail", 3)},  # two rows short: which card is whose is not known
+    {(2, "middle", 1), (1, "middle", 3)},  # two seats short
+])
+def test_unseen_cards_of_two_rows_are_not_guessed(picks):
+    scene = build_table(4, seed=10)
+    gone, dets = _hidden(scene, picks)
+    tr = read_table(dets)
+    assert not any(p.kind == "inferred" for p in tr.problems)
+    placed = {c.card for s in tr.seats for c in s.cards}
+    assert placed.isdisjoint(c["card"] for c in gone)
+    assert sum(len(s.cards) for s in tr.seats) == 50
+
+
+def _faint_at(card: dict, weights: dict[str, float]) -> Detection:
+    """A faint read on `card`'s top-left index: background to the namer, its card scores `weights`
+    (the rest spread thin)."""
+    s = np.full(54, 1e-4, np.float32)
+    for name, w in weights.items():
+        s[CLASS_INDEX[name]] = w
+    s /= s.sum()
+    top = max(weights, key=weights.get)
+    return Detection(top, tuple(card["indices"][0]["box"]), float(s.max()), s)
+
+
+def test_a_faint_read_names_the_unseen_card_it_resembles_and_elimination_the_rest():
+    """Two cards hidden in two seats' rows: which goes where is not known from the counts. A faint
+    read on one spot ranks an on-table card first, but of the two unseen cards it resembles one far
+    more: that one goes there, the other to the row left short, both flagged."""
+    scene = build_table(4, seed=10)
+    gone, dets = _hidden(scene, {(2, "middle", 1), (1, "tail", 3)})
+    here = next(c for c in gone if c["seat"] == 2)
+    other = next(c for c in gone if c["seat"] == 1)
+    on_table = next(c["card"] for c in scene["cards"] if c not in gone)
+    faint = _faint_at(here, {on_table: 0.5, here["card"]: 0.02, other["card"]: 0.001})
+    tr = read_table(dets, faint=[faint])
+    assert got(tr) == truth_as_read(scene)
+    assert sorted((p.kind, p.seat, p.row, p.card) for p in tr.problems) == sorted(
+        ("inferred", read_seat(c["seat"], 4), c["row"], c["card"]) for c in gone)
+
+
+def test_a_faint_read_that_resembles_no_unseen_card_more_than_others_places_nothing():
+    scene = build_table(4, seed=10)
+    gone, dets = _hidden(scene, {(2, "middle", 1), (1, "tail", 3), (0, "head", 0)})
+    faint = _faint_at(gone[0], {c["card"]: 0.01 for c in gone})
+    tr = read_table(dets, faint=[faint])
+    assert not any(p.kind == "inferred" for p in tr.problems)
+    assert sum(len(s.cards) for s in tr.seats) == 49
+
+
+def test_low_confidence_and_orphans_are_reported():
+    scene = build_table(1, seed=11)
+    dets = detections(scene)
+    d0 = dets[0]
+    dets[0] = Detection(d0.card, d0.box, 0.3, d0.scores)
+    far = Detection("BJ", (5000.0, 5000.0, 5020.0, 5022.0), 0.9)
+    tr = read_table([*dets, far])
+    kinds = [p.kind for p in tr.problems]
+    assert "low_confidence" in kinds and "orphan" in kinds
+    low = next(p for p in tr.problems if p.kind == "low_confidence")
+    assert low.seat == 0 and low.row in ("head", "middle", "tail")
+    assert [o.card for o in tr.orphans] == ["BJ"]
+
+
+def _without(dets, card):
+    """The detections minus the boxes of one scene card, and that card's top-left index box."""
+    boxes = [tuple(ix["box"]) for ix in card["indices"]]
+    kept = [d for d in dets if not any(d.box == pytest.approx(b) for b in boxes)]
+    return kept, boxes[0]
+
+
+def test_an_unsure_read_fills_the_row_that_lacks_a_card_and_is_flagged():
+    """A card read only under the namer's bar, where its seat's middle row lacks a card, is taken into
+    that row and flagged; unsure reads elsewhere (on a full seat, off every row, the other corner of
+    a card read) are not taken."""
+    scene = build_table(2, seed=12)
+    gone = next(c for c in scene["cards"] if c["seat"] == 1 and c["row"] == "middle" and c["position"] == 2)
+    dets, tl = _without(detections(scene), gone)
+    x1, y1, x2, y2 = tl
+    full = next(c for c in scene["cards"] if c["seat"] == 0 and c["row"] == "middle" and c["position"] == 2)
+    fx1, fy1, fx2, fy2 = full["indices"][0]["box"]
+    shifted = (fx1 + 0.6 * (fx2 - fx1), fy1, fx2 + 0.6 * (fx2 - fx1), fy2)  # between two cards of seat 0
+    unsure = [Detection(gone["card"], tl, 0.4),
+              Detection("BJ", shifted, 0.5),  # on a full seat's row: no card lacks there
+              Detection("SJ", (9000.0, 9000.0, 9010.0, 9022.0), 0.55)]  # a chip far from every seat
+    plain = read_table(dets)
+    assert ("seat_count", read_seat(1, 2), None) in {(p.kind, p.seat, p.row) for p in plain.problems}
+    tr = read_table(dets, unsure=unsure)
+    assert got(tr) == truth_as_read(scene)
+    assert [(p.kind, p.seat, p.row, p.card) for p in tr.problems] == [
+        ("low_confidence", read_seat(1, 2), "middle", gone["card"])]
+    assert tr.orphans == []
+
+
+def test_an_unsure_read_of_a_read_cards_other_corner_adds_no_card():
+    """The tail lacks a card, and the middle row's last card shows its bottom-right index (hidden in a
+    real fan, so the namer was unsure of it) on the tail's line: that is the card's second corner,
+    a card diagonal from its read, not the card missing."""
+    scene = build_table(1, seed=13)
+    gone = next(c for c in scene["cards"] if c["row"] == "tail" and c["position"] == 2)
+    dets, _ = _without(detections(scene), gone)
+    last = next(c for c in scene["cards"] if c["row"] == "middle" and c["position"] == 4)
+    br = tuple(last["indices"][1]["box"])
+    tr = read_table([d for d in dets if d.box != pytest.approx(br)],
+                    unsure=[Detection(last["card"], br, 0.45)])
+    assert sum(len(s.cards) for s in tr.seats) == 12
+    assert ("seat_count", 0, None) in {(p.kind, p.seat, p.row) for p in tr.problems}
