@@ -7,7 +7,8 @@ indices are 5-10 px, and looks at small ones again in the sharper decode (`Photo
 `vision.zoom`). Here each labelled photo (``DIR/images/NAME.jpg`` with ``DIR/labels/NAME.txt``, as
 ``python -m datasets.synth --size 4032 --kind table`` writes them) is opened with
 `vision.imageio.open_photo` as the detector opens it, and tiles are cut from both views: the working
-image and the detail view. A photo goes whole to ``train`` or to ``val`` (``--val`` share).
+image and the detail view. A photo goes whole to ``train`` or to ``val`` (``--val`` share, by its
+name: `datasets.crops.held_out`); a photo of the real set's test half is refused.
 """
 
 from __future__ import annotations
@@ -26,17 +27,13 @@ from vision.imageio import open_photo
 from vision.proposer import ScaleConfig, working_image
 
 from .build import tiles_from, write_yaml
+from .crops import held_out, read_yolo, refuse_test_half
+from .synth.scene import jpeg_bytes
 from .synth.writer import yolo_lines
 
 JPEG_QUALITY = 95  # the tiles are re-encoded once; the photo's own JPEG artefacts are already in them
 
-
-def read_labels(path: Path) -> list[tuple[int, float, float, float, float]]:
-    """YOLO label lines (class, cx, cy, w, h; normalised) of one photo; none when the file is absent."""
-    if not path.exists():
-        return []
-    rows = [line.split() for line in path.read_text().splitlines() if line.strip()]
-    return [(int(r[0]), *(float(v) for v in r[1:5])) for r in rows]
+Label = tuple[int, float, float, float, float]  # class, cx, cy, w, h (normalised)
 
 
 def views(image_path: Path, scale: ScaleConfig) -> list[np.ndarray]:
@@ -44,11 +41,6 @@ def views(image_path: Path, scale: ScaleConfig) -> list[np.ndarray]:
     photo = open_photo(image_path, long_side=scale.long_side, detail=True)
     work, _ = working_image(photo, scale)
     return [work] if photo.detail is None else [work, photo.detail]
-
-
-def split_of(name: str, val_share: float) -> str:
-    """``train`` or ``val`` for a photo, fixed by its name alone."""
-    return "val" if zlib.crc32(name.encode()) % 1000 < val_share * 1000 else "train"
 
 
 _CFG: dict = {}
@@ -59,23 +51,19 @@ def _init(cfg: dict) -> None:
     _CFG.update(cfg)
 
 
-def _run(job: tuple[int, str]) -> int:
+def _run(job: tuple[int, str, list[Label]]) -> int:
     """Cut and write the tiles of one photo; returns how many labelled boxes they hold."""
-    k, image = job
+    k, image, labels = job
     image_path = Path(image)
     out, t, n = Path(_CFG["out"]), _CFG["imgsz"], _CFG["tiles"]
-    labels = read_labels(image_path.parent.parent / "labels" / f"{image_path.stem}.txt")
     stem = f"{k:02d}_{image_path.stem}"
-    split = split_of(stem, _CFG["val"])
+    split = "val" if held_out(image_path, _CFG["val"]) else "train"
     rng = np.random.default_rng([_CFG["seed"], zlib.crc32(stem.encode())])
     boxes = 0
     for v, view in enumerate(views(image_path, ScaleConfig())):
         for i, (tile, tile_labels) in enumerate(tiles_from(view, labels, n, t, rng)):
             name = f"{stem}_v{v}_{i}"
-            ok, buf = cv2.imencode(".jpg", tile, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-            if not ok:
-                raise RuntimeError(f"could not encode tile {name}")
-            (out / split / "images" / f"{name}.jpg").write_bytes(buf.tobytes())
+            (out / split / "images" / f"{name}.jpg").write_bytes(jpeg_bytes(tile, JPEG_QUALITY))
             (out / split / "labels" / f"{name}.txt").write_text(yolo_lines(tile_labels))
             boxes += len(tile_labels)
     return boxes
@@ -89,7 +77,11 @@ def build_tiles(photo_dirs: list[Path], out: Path, tiles: int = 4, seed: int = 0
     for split in ("train", "val"):
         for sub in ("images", "labels"):
             (out / split / sub).mkdir(parents=True, exist_ok=True)
-    jobs = [(k, str(p)) for k, d in enumerate(photo_dirs) for p in sorted((d / "images").glob("*.jpg"))]
+    jobs = []
+    for k, d in enumerate(photo_dirs):
+        items = read_yolo(d)
+        refuse_test_half(items)
+        jobs += [(k, str(img), [(int(r[0]), *map(float, r[1:])) for r in rows]) for img, rows in items]
     if not jobs:
         raise SystemExit(f"no photos under {', '.join(str(d / 'images') for d in photo_dirs)}")
     cfg = {"out": str(out), "seed": seed, "imgsz": imgsz, "tiles": tiles, "val": val_share}

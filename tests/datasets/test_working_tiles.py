@@ -8,7 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.working_tiles import build_tiles, read_labels, split_of
+from datasets.crops import read_yolo
+from datasets.working_tiles import build_tiles
 
 W, H = 4032, 3024
 BOX = (2000, 1400, 2120, 1580)  # one white "index" on a dark table, in photo pixels
@@ -42,13 +43,13 @@ def test_tiles_come_from_both_views_at_the_detectors_scales(tmp_path):
     assert data["train"] == [str((tmp_path / "out" / "train" / "images").resolve()), str(extra), str(extra)]
     assert len(data["names"]) == data["nc"] == 54
 
-    tiles = sorted((tmp_path / "out" / "train" / "images").glob("*.jpg"))
-    assert [t.stem.rsplit("_", 2)[1] for t in tiles] == ["v0", "v0", "v1", "v1"]
+    tiles = read_yolo(tmp_path / "out" / "train")
+    assert [t.stem.rsplit("_", 2)[1] for t, _ in tiles] == ["v0", "v0", "v1", "v1"]
     # the working image is the photo at long side 1440, the detail view its half-size decode (2016)
     expect = {"v0": 1440 / W, "v1": 2016 / W}
-    for t in tiles:
+    for t, rows in tiles:
         img = cv2.imread(str(t))
-        (c, cx, cy, bw, bh), = read_labels(t.parent.parent / "labels" / f"{t.stem}.txt")
+        (c, cx, cy, bw, bh), = rows
         assert c == 7
         s = expect[t.stem.rsplit("_", 2)[1]]
         # at this view's scale, cut by the tile's edge at most to the 60% `tiles_from` keeps
@@ -62,7 +63,10 @@ def test_tiles_come_from_both_views_at_the_detectors_scales(tmp_path):
         assert (ys.min() + ys.max()) / 2 == pytest.approx(cy * 320, abs=2)
 
 
-@pytest.mark.parametrize(("share", "expect"), [(0.0, {"train"}), (1.0, {"val"})])
-def test_split_is_by_name_alone(share, expect):
-    assert {split_of(f"00_{i:06d}", share) for i in range(50)} == expect
-    assert split_of("00_000001", 0.5) == split_of("00_000001", 0.5)
+@pytest.mark.parametrize(("share", "split"), [(0.0, "train"), (1.0, "val")])
+def test_a_photo_goes_whole_to_one_split(tmp_path, share, split):
+    src = _photo_folder(tmp_path / "src")
+    build_tiles([src], tmp_path / "out", tiles=2, seed=1, imgsz=320, val_share=share, progress=False)
+    other = "val" if split == "train" else "train"
+    assert len(list((tmp_path / "out" / split / "images").glob("*.jpg"))) == 4
+    assert not list((tmp_path / "out" / other / "images").glob("*.jpg"))
