@@ -4,9 +4,9 @@ Why: PyTorch's CPU allocator hands every large activation back to glibc's malloc
 back to the kernel (munmap) and faults it in afresh on the next step; on the sandboxed 2-core
 training machine those page faults were two thirds of the time. A YOLOv8s forward and backward pass
 at batch 16 x 640 px took 27-51 s under glibc and 13-15 s under tcmalloc or jemalloc, which keep
-the memory mapped. The allocator is preloaded by
-re-executing the command (it must be in place before the interpreter starts); Debian and Ubuntu
-ship it as `libtcmalloc-minimal4` or `libjemalloc2`. Without one the command runs as it is.
+the memory mapped. The allocator is preloaded by re-executing the command (it must be in place
+before the interpreter starts); Debian and Ubuntu ship it as `libtcmalloc-minimal4` or
+`libjemalloc2`. Without one the command runs as it is.
 """
 
 from __future__ import annotations
