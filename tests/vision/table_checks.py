@@ -37,7 +37,6 @@ def assert_exact(scene, tr, seat_map=None):
     assert not tr.problems, tr.problems
 
 
-
 def cards_right(scene, tr) -> bool:
     """Every seat's rows hold the right cards, seats matched in any order."""
     return sorted(map(str, got(tr).values())) == sorted(map(str, truth(scene).values()))

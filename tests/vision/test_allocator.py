@@ -1,4 +1,5 @@
-"""Training commands re-run themselves under a caching allocator only when there is one to take."""
+"""A training command (`vision.train`) re-runs itself under a caching allocator only when there is one
+to take."""
 
 from __future__ import annotations
 
