@@ -12,9 +12,11 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing import Pool
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -146,24 +148,34 @@ def write_yaml(out: Path, extra_train: tuple[Path, ...] = ()) -> Path:
     return p
 
 
-def build(
-    out: Path, n_train: int, n_val: int, seed: int, imgsz: int = 640, workers: int = 1, progress: bool = True
-) -> Path:
+def split_dirs(out: Path) -> None:
+    """``out/{train,val}/{images,labels}``, as a YOLO data set lays its files out."""
     for split in ("train", "val"):
         for sub in ("images", "labels"):
             (out / split / sub).mkdir(parents=True, exist_ok=True)
+
+
+def run_jobs(jobs: list, run: Callable[[Any], Any], init: Callable[[dict], None], cfg: dict,
+             workers: int) -> Iterator:
+    """`run(job)` for every job, results in order: here, or in `workers` processes; each process is
+    set up by `init(cfg)` first."""
+    if workers <= 1:
+        init(cfg)
+        yield from map(run, jobs)
+        return
+    with Pool(workers, initializer=init, initargs=(cfg,)) as pool:
+        yield from pool.imap(run, jobs, chunksize=2)
+
+
+def build(
+    out: Path, n_train: int, n_val: int, seed: int, imgsz: int = 640, workers: int = 1, progress: bool = True
+) -> Path:
+    split_dirs(out)
     jobs = plan(n_train, "train", seed) + plan(n_val, "val", seed)
     cfg = {"out": str(out), "seed": seed, "imgsz": imgsz}
     bar = tqdm(total=n_train + n_val, disable=not progress, unit="tile")
-    if workers <= 1:
-        _init(cfg)
-        for j in jobs:
-            _run(j)
-            bar.update(j.tiles)
-    else:
-        with Pool(workers, initializer=_init, initargs=(cfg,)) as pool:
-            for j, _ in zip(jobs, pool.imap(_run, jobs, chunksize=2), strict=True):
-                bar.update(j.tiles)
+    for j, _ in zip(jobs, run_jobs(jobs, _run, _init, cfg, workers), strict=True):
+        bar.update(j.tiles)
     bar.close()
     return write_yaml(out)
 

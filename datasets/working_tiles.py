@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import os
 import zlib
-from multiprocessing import Pool
 from pathlib import Path
 
 import cv2
@@ -26,7 +25,7 @@ from tqdm import tqdm
 from vision.imageio import open_photo
 from vision.proposer import ScaleConfig, working_image
 
-from .build import tiles_from, write_yaml
+from .build import run_jobs, split_dirs, tiles_from, write_yaml
 from .crops import held_out, read_yolo, refuse_test_half
 from .synth.scene import jpeg_bytes
 from .synth.writer import yolo_lines
@@ -74,9 +73,7 @@ def build_tiles(photo_dirs: list[Path], out: Path, tiles: int = 4, seed: int = 0
                 extra_train: tuple[Path, ...] = ()) -> Path:
     """Cut `tiles` tiles from each view of every labelled photo in `photo_dirs`; returns data.yaml,
     which trains on `extra_train` image folders too (`datasets.build.write_yaml`)."""
-    for split in ("train", "val"):
-        for sub in ("images", "labels"):
-            (out / split / sub).mkdir(parents=True, exist_ok=True)
+    split_dirs(out)
     jobs = []
     for k, d in enumerate(photo_dirs):
         items = read_yolo(d)
@@ -85,17 +82,9 @@ def build_tiles(photo_dirs: list[Path], out: Path, tiles: int = 4, seed: int = 0
     if not jobs:
         raise SystemExit(f"no photos under {', '.join(str(d / 'images') for d in photo_dirs)}")
     cfg = {"out": str(out), "seed": seed, "imgsz": imgsz, "tiles": tiles, "val": val_share}
-    bar = tqdm(total=len(jobs), disable=not progress, unit="photo")
-    if workers <= 1:
-        _init(cfg)
-        for j in jobs:
-            _run(j)
-            bar.update()
-    else:
-        with Pool(workers, initializer=_init, initargs=(cfg,)) as pool:
-            for _ in pool.imap(_run, jobs, chunksize=2):
-                bar.update()
-    bar.close()
+    for _ in tqdm(run_jobs(jobs, _run, _init, cfg, workers), total=len(jobs), disable=not progress,
+                  unit="photo"):
+        pass
     return write_yaml(out, extra_train)
 
 
