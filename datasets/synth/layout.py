@@ -19,6 +19,8 @@ from .decks import Deck, index_height_frac
 
 ROWS = (("head", 3), ("middle", 5), ("tail", 5))
 CARDS52 = list(CLASS_NAMES[:52])
+# a cascaded hand's step in card widths: down to an eighth leaves little more than the index showing
+CASCADE_STEP = (0.12, 0.45)
 
 
 @dataclass
@@ -255,9 +257,11 @@ def seat_layout(rng: np.random.Generator, deck: Deck, visible: np.ndarray, scale
 
 
 def pile_layout(rng: np.random.Generator, deck: Deck, visible: np.ndarray, scale: float) -> Layout:
-    """A few loose cards: scattered, fanned in a hand, or cascaded; any angle, often overlapping."""
+    """A few loose cards (up to a whole hand of 13): scattered, fanned in a hand, or cascaded in a
+    line with one step (`cascade_pose`), as a player spreads a hand on the table; any angle, often
+    overlapping."""
     jokers = rng.random() < 0.4 and deck.has("BJ") and deck.has("SJ")
-    n = int(rng.integers(1, 13))
+    n = int(rng.integers(1, 14))
     cards, deck_size, decks = deal(rng, n, jokers, deck)
     frac = index_height_frac(deck, cards)
     h = rng.uniform(40, 240) * scale / frac
@@ -265,7 +269,8 @@ def pile_layout(rng: np.random.Generator, deck: Deck, visible: np.ndarray, scale
     h = min(h, float(vis.min()) * 0.9)
     lo = visible.min(axis=0)
     c0 = visible.mean(axis=0)
-    mode = rng.choice(["scatter", "fan", "cascade"], p=[0.5, 0.25, 0.25])
+    mode = rng.choice(["scatter", "fan", "cascade"], p=[0.4, 0.2, 0.4])
+    step_x, step_y = rng.uniform(*CASCADE_STEP), rng.uniform(-0.05, 0.2)  # card widths, card heights
     placed = []
     base = rng.uniform(0, 360) if rng.random() < 0.5 else rng.normal(0, 15)
     for j, card in enumerate(cards):
@@ -279,11 +284,20 @@ def pile_layout(rng: np.random.Generator, deck: Deck, visible: np.ndarray, scale
             pivot = c0 + up_vector(base) * -0.6 * h
             pos = pivot + up_vector(ang) * 0.6 * h
         else:
-            step = np.array([rng.uniform(0.2, 0.45) * wh[0] / wh[1], rng.uniform(-0.05, 0.2)]) * h
-            pos = c0 + rot2(base) @ ((j - (n - 1) / 2) * step)
-            ang = base + rng.normal(0, 3)
+            pos, ang = cascade_pose(rng, j, n, wh, h, c0, base, (step_x, step_y))
         placed.append(Placed(card, deck, place(wh, pos, ang, h), None, None, j))
     return Layout("pile", placed, deck_size=deck_size, decks=decks)
+
+
+def cascade_pose(
+    rng: np.random.Generator, j: int, n: int, wh: tuple[float, float], h: float, centre: np.ndarray,
+    base: float, step: tuple[float, float],
+) -> tuple[np.ndarray, float]:
+    """Centre and angle of card ``j`` of a line of ``n`` laid with one step: ``step`` is (card widths
+    along the line, card heights across it), the line turned ``base`` degrees about ``centre``."""
+    d = np.array([step[0] * wh[0] / wh[1], step[1]]) * h
+    pos = centre + rot2(base) @ ((j - (n - 1) / 2) * d + rng.normal(0, 0.01, 2) * h)
+    return pos, base + rng.normal(0, 2)
 
 
 def occluders(rng: np.random.Generator, visible: np.ndarray, scale: float, n: int) -> list[Occluder]:
