@@ -18,7 +18,7 @@ from .backs import BackDeck
 from .camera import Camera, random_camera
 from .decks import choose_deck
 from .holdout import Split
-from .layout import Layout, apply, backs, occluders, pile_layout, seat_layout, table_layout, up_vector
+from .layout import Layout, Placed, apply, backs, occluders, pile_layout, seat_layout, table_layout, up_vector
 from .render import Shadow, coverage, draw_layout
 
 KINDS = ("table", "seat", "pile", "negative")
@@ -28,12 +28,14 @@ ASPECT_P = (0.35, 0.3, 0.15, 0.1, 0.1)
 MAX_COVERED = 0.4  # an index more covered than this is not labelled
 MIN_IN_FRAME = 0.6  # nor one whose box is mostly outside the photo
 
+Label = tuple[int, float, float, float, float]  # a YOLO row: class, cx, cy, w, h (normalised)
+
 
 @dataclass
 class Scene:
     image: np.ndarray  # BGR uint8
     quality: int  # JPEG quality to save with
-    labels: list[tuple[int, float, float, float, float]]  # YOLO rows, normalised
+    labels: list[Label]
     meta: dict
 
 
@@ -132,90 +134,87 @@ def _add_backs(rng: np.random.Generator, layout: Layout, deck, cam: Camera, scal
         layout.cards.extend(backs(rng, bd, cam.visible, h, n, None))
 
 
+def _rounded(pts: np.ndarray) -> list[list[float]]:
+    return [[round(float(x), 2), round(float(y), 2)] for x, y in pts]
+
+
+def _index_label(
+    p: Placed, cid: int, box: tuple, owner: np.ndarray, cam: Camera, size: tuple[int, int]
+) -> tuple[Label | None, dict]:
+    """One printed index of card ``cid``: its YOLO row when it shows (covered at most `MAX_COVERED`,
+    at least `MIN_IN_FRAME` in the photo), and its meta entry either way (the box clipped to the photo
+    when it shows, whole when not)."""
+    W, H = size
+    x1, y1, x2, y2 = box
+    q_canvas = apply(p.M, np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], float))
+    covered = coverage(owner, cid, q_canvas)
+    q_img = cam.project(q_canvas)
+    bx1, by1 = q_img.min(axis=0)
+    bx2, by2 = q_img.max(axis=0)
+    full = max(1e-6, (bx2 - bx1) * (by2 - by1))
+    cx1, cy1, cx2, cy2 = max(bx1, 0), max(by1, 0), min(bx2, W), min(by2, H)
+    inside = max(0.0, cx2 - cx1) * max(0.0, cy2 - cy1) / full
+    visible = covered <= MAX_COVERED and inside >= MIN_IN_FRAME and (cx2 - cx1) >= 2 and (cy2 - cy1) >= 2
+    label = None
+    if visible:
+        cx, cy = (cx1 + cx2) / 2 / W, (cy1 + cy2) / 2 / H
+        label = (CLASS_INDEX[p.card], cx, cy, (cx2 - cx1) / W, (cy2 - cy1) / H)
+    out_box = [cx1, cy1, cx2, cy2] if visible else [bx1, by1, bx2, by2]
+    entry = {"box": [round(float(v), 2) for v in out_box], "visible": bool(visible),
+             "covered": round(covered, 3)}
+    return label, entry
+
+
+def _card_meta(p: Placed, cam: Camera, indices: list[dict]) -> dict:
+    return {
+        "card": p.card,
+        "seat": p.seat,
+        "row": p.row,
+        "position": p.position,
+        "quad": _rounded(cam.project(p.corners())),
+        "indices": indices,
+        "design": p.deck.name,
+    }
+
+
+def _seat_meta(s: dict, cam: Camera) -> dict:
+    c = np.array(s["center"], float)
+    return {
+        "seat": s["seat"],
+        "orientation_deg": round(_orientation(cam, c, s["orientation_deg"]), 2),
+        "center": [round(float(v), 2) for v in cam.project(c[None])[0]],
+        "head_far": s["head_far"],
+    }
+
+
 def _annotate(
     layout: Layout, owner: np.ndarray, cam: Camera, size: tuple[int, int]
-) -> tuple[list[tuple[int, float, float, float, float]], dict]:
-    W, H = size
-    labels = []
+) -> tuple[list[Label], dict]:
+    """YOLO rows of every index that shows, and the scene's meta: every face-up card with its indices
+    (shown or not), face-down cards, occluders and seats, all in photo pixels."""
+    labels: list[Label] = []
     cards = []
-    n_backs = 0
     back_quads = []
     for cid, p in enumerate(layout.cards):
         if p.back:
-            n_backs += 1
-            back_quads.append([[round(float(x), 2), round(float(y), 2)] for x, y in cam.project(p.corners())])
+            back_quads.append(_rounded(cam.project(p.corners())))
             continue
         indices = []
         for box in p.deck.boxes(p.card):
-            x1, y1, x2, y2 = box
-            q_face = np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], float)
-            q_canvas = apply(p.M, q_face)
-            covered = coverage(owner, cid, q_canvas)
-            q_img = cam.project(q_canvas)
-            bx1, by1 = q_img.min(axis=0)
-            bx2, by2 = q_img.max(axis=0)
-            full = max(1e-6, (bx2 - bx1) * (by2 - by1))
-            cx1, cy1, cx2, cy2 = max(bx1, 0), max(by1, 0), min(bx2, W), min(by2, H)
-            inside = max(0.0, cx2 - cx1) * max(0.0, cy2 - cy1) / full
-            visible = (
-                covered <= MAX_COVERED and inside >= MIN_IN_FRAME and (cx2 - cx1) >= 2 and (cy2 - cy1) >= 2
-            )
-            if visible:
-                labels.append(
-                    (
-                        CLASS_INDEX[p.card],
-                        (cx1 + cx2) / 2 / W,
-                        (cy1 + cy2) / 2 / H,
-                        (cx2 - cx1) / W,
-                        (cy2 - cy1) / H,
-                    )
-                )
-                out_box = [cx1, cy1, cx2, cy2]
-            else:
-                out_box = [bx1, by1, bx2, by2]
-            indices.append(
-                {
-                    "box": [round(float(v), 2) for v in out_box],
-                    "visible": bool(visible),
-                    "covered": round(covered, 3),
-                }
-            )
-        quad = cam.project(p.corners())
-        cards.append(
-            {
-                "card": p.card,
-                "seat": p.seat,
-                "row": p.row,
-                "position": p.position,
-                "quad": [[round(float(x), 2), round(float(y), 2)] for x, y in quad],
-                "indices": indices,
-                "design": p.deck.name,
-            }
-        )
-    seats = []
-    for s in layout.seats:
-        c = np.array(s["center"], float)
-        seats.append(
-            {
-                "seat": s["seat"],
-                "orientation_deg": round(_orientation(cam, c, s["orientation_deg"]), 2),
-                "center": [round(float(v), 2) for v in cam.project(c[None])[0]],
-                "head_far": s["head_far"],
-            }
-        )
-    occ = [
-        {"kind": o.kind, "poly": [[round(float(x), 2), round(float(y), 2)] for x, y in cam.project(o.poly)]}
-        for o in layout.occluders
-    ]
+            label, entry = _index_label(p, cid, box, owner, cam, size)
+            if label is not None:
+                labels.append(label)
+            indices.append(entry)
+        cards.append(_card_meta(p, cam, indices))
     meta = {
-        "backs": n_backs,
+        "backs": len(back_quads),
         "back_quads": back_quads,  # face-down cards and objects on the table: never an index
-        "occluders": occ,
-        "width": W,
-        "height": H,
+        "occluders": [{"kind": o.kind, "poly": _rounded(cam.project(o.poly))} for o in layout.occluders],
+        "width": size[0],
+        "height": size[1],
         "deck": layout.deck_size,
         "decks": layout.decks,
-        "seats": seats,
+        "seats": [_seat_meta(s, cam) for s in layout.seats],
         "cards": cards,
     }
     return labels, meta
