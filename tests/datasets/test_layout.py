@@ -27,4 +27,3 @@ def test_cascade_cards_are_evenly_spaced_along_one_line(base: float, step_x: flo
     np.testing.assert_allclose(local.mean(axis=0), [0.0, 0.0], atol=0.02 * H)  # centred on the line
     angles = np.array([a for _, a in poses])
     assert np.all(np.abs(angles - base) < 10)
-
