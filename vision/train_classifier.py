@@ -11,11 +11,11 @@ Why it looks like this:
 - The budget is wall-clock (`--minutes`), not epochs: it shares two cores with the detector's
   training, so its speed varies; the learning rate follows a cosine over the elapsed time, so the
   run always ends annealed whenever the budget ends.
-- The shipped namers are `YoloIndexNet` (~0.56 M parameters on 56 px crops): a corner index is a
-  glyph and a pip, so a small net suffices; it trains on ~100k crops in minutes and costs well under
-  a millisecond per proposal at run time. `--factored` gives it the rank + suit + card head
-  (`FactoredHead`: each rank learned from all four suits). `IndexNet` is the plain CNN a run without
-  `--backbone` or `--init` starts from.
+- The shipped namers are `YoloIndexNet` (the nets are in `vision.index_nets`; ~0.56 M parameters on
+  56 px crops): a corner index is a glyph and a pip, so a small net suffices; it trains on ~100k crops
+  in minutes and costs well under a millisecond per proposal at run time. `--factored` gives it the
+  rank + suit + card head (`FactoredHead`: each rank learned from all four suits). `IndexNet` is the
+  plain CNN a run without `--backbone` or `--init` starts from.
 - `--init` continues a checkpoint (the architecture is stored in it) with a fresh optimiser and a new
   cosine schedule: a longer run in several sittings.
 - Augmentation on the batch in torch: any multiple of 90 degrees (seats face each other, so the
@@ -33,9 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import pickle
 import time
-import types
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,89 +43,8 @@ import torch.nn.functional as F
 from torch import nn
 from tqdm import tqdm
 
-from vision.classes import RANKS, SUITS
 from vision.classifier import CLASSIFIER_NAMES, CROP_SIZE
-from vision.train import offline_env
-
-
-def block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
-    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(True))
-
-
-class IndexNet(nn.Module):
-    """40 -> 20 -> 10 -> 5 feature maps, global average pool, linear to 55 logits."""
-
-    def __init__(self, n_classes: int = len(CLASSIFIER_NAMES), width: int = 32):
-        super().__init__()
-        w = width
-        self.features = nn.Sequential(
-            block(3, w), block(w, w, 2), block(w, w),
-            block(w, 2 * w, 2), block(2 * w, 2 * w),
-            block(2 * w, 4 * w, 2), block(4 * w, 4 * w),
-        )
-        self.head = nn.Sequential(nn.Dropout(0.1), nn.Linear(4 * w, n_classes))
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.head(self.features(x).mean(dim=(2, 3)))
-
-
-def factor_matrix() -> torch.Tensor:
-    """(13 ranks + 4 suits + 55 classes) x 55: how the factored head's parts add up to each class's logit.
-
-    A card's logit is its rank's term + its suit's term + its own term; jokers and background have
-    only their own. So every rank is learned from the crops of all four suits and every suit from all
-    thirteen ranks, which is what a deck design the classifier never saw shares with the ones it did.
-    """
-    n = len(CLASSIFIER_NAMES)
-    m = torch.zeros(len(RANKS) + len(SUITS) + n, n)
-    for j, name in enumerate(CLASSIFIER_NAMES):
-        m[len(RANKS) + len(SUITS) + j, j] = 1.0
-        if len(name) == 2 and name[0] in RANKS and name[1] in SUITS:
-            m[RANKS.index(name[0]), j] = 1.0
-            m[len(RANKS) + SUITS.index(name[1]), j] = 1.0
-    return m
-
-
-class FactoredHead(nn.Module):
-    """Linear to rank, suit and class terms, summed per class by a fixed matrix (`factor_matrix`);
-    exports to ONNX as two matrix products, so the runtime still reads 55 logits."""
-
-    def __init__(self, features: int):
-        super().__init__()
-        self.register_buffer("mix", factor_matrix())
-        self.drop = nn.Dropout(0.1)
-        self.linear = nn.Linear(features, self.mix.shape[0])
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.linear(self.drop(x)) @ self.mix
-
-
-class YoloIndexNet(nn.Module):
-    """The first five layers of a trained YOLOv8 backbone (stride 8, already tuned to corner indices
-    at this very scale), one more conv block, global average pool, linear to 55 logits.
-
-    Why: from scratch the small CNN learns too slowly on a shared 2-core CPU; a trained YOLO's early
-    layers are a warm start that costs no extra data and little compute per 56 px crop.
-    """
-
-    def __init__(self, weights: Path, n_classes: int = len(CLASSIFIER_NAMES), cut: int = 5,
-                 factored: bool = False):
-        super().__init__()
-        offline_env()  # unpickling imports Ultralytics: keep it offline and inside the project cache
-        ckpt = torch.load(weights, map_location="cpu", weights_only=False)
-        yolo = (ckpt.get("ema") or ckpt["model"]).float()
-        layers = list(yolo.model[:cut])
-        with torch.no_grad():
-            c = nn.Sequential(*layers)(torch.zeros(1, 3, 40, 40)).shape[1]
-        self.features = nn.Sequential(*layers, block(c, 192))
-        plain = nn.Sequential(nn.Dropout(0.1), nn.Linear(192, n_classes))
-        self.head = FactoredHead(192) if factored else plain
-        for m in self.modules():  # Ultralytics may leave layers frozen / in inference mode
-            for prm in m.parameters(recurse=False):
-                prm.requires_grad_(True)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.head(self.features(x).mean(dim=(2, 3)))
+from vision.index_nets import IndexNet, YoloIndexNet, export_onnx, load_checkpoint
 
 
 def to_tensor(x: np.ndarray) -> torch.Tensor:
@@ -220,56 +137,6 @@ def evaluate(
         if back.any():
             out["hard_bg_leak"] = float((hpred[back] != bg).float().mean())
     return out
-
-
-def export_onnx(model: nn.Module, path: Path, size: int, band: float = 0.0) -> Path:
-    """Opset 17, dynamic batch, class names, crop size and (if any) the crops' band
-    (`vision.classifier.mask_band`) in the metadata."""
-    import onnx
-
-    model.eval()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    dummy = torch.zeros(2, 3, size, size)
-    kw = dict(input_names=["crops"], output_names=["logits"], opset_version=17,
-              dynamic_axes={"crops": {0: "batch"}, "logits": {0: "batch"}})
-    try:
-        torch.onnx.export(model, (dummy,), str(path), dynamo=False, **kw)
-    except TypeError:  # an older torch without the `dynamo` switch
-        torch.onnx.export(model, (dummy,), str(path), **kw)
-    m = onnx.load(str(path))
-    meta = {"names": repr(list(CLASSIFIER_NAMES)), "crop_size": str(size)}
-    if band > 0:
-        meta["crop_band"] = repr(float(band))
-    for k, v in meta.items():
-        p = m.metadata_props.add()
-        p.key, p.value = k, v
-    onnx.save(m, str(path))
-    return path
-
-
-class _Unpickler(pickle.Unpickler):
-    """Reads this module's classes where a checkpoint names them `__main__`: one written by
-    `python -m vision.train_classifier` before that command ran `main` from this module's own name."""
-
-    def find_class(self, module: str, name: str):
-        if module == "__main__" and name in ("IndexNet", "YoloIndexNet", "FactoredHead"):
-            module = __name__
-        return super().find_class(module, name)
-
-
-_PICKLE = types.SimpleNamespace(__name__="pickle", Unpickler=_Unpickler,
-                                load=lambda f, **kw: _Unpickler(f, **kw).load())
-
-
-def load_checkpoint(path: Path) -> tuple[nn.Module, dict]:
-    """A checkpoint `save` wrote: its model with its weights, and the checkpoint itself (crop `size`,
-    `width`, training `summary` and `history`). A backbone model is pickled whole (its Ultralytics
-    layers and this module's classes), so it loads wherever this module imports."""
-    offline_env()  # a YoloIndexNet checkpoint unpickles Ultralytics layers
-    ckpt = torch.load(path, map_location="cpu", weights_only=False, pickle_module=_PICKLE)
-    model = ckpt["model"] if "model" in ckpt else IndexNet(len(CLASSIFIER_NAMES), ckpt["width"])
-    model.load_state_dict(ckpt["state_dict"])
-    return model, ckpt
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -438,7 +305,4 @@ def save(model: nn.Module, args: argparse.Namespace, size: int, summary: dict, h
 
 
 if __name__ == "__main__":
-    # run from the module's own name, so a pickled model names `vision.train_classifier`'s classes
-    from vision.train_classifier import main as _main
-
-    raise SystemExit(_main())
+    raise SystemExit(main())

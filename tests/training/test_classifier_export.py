@@ -11,7 +11,8 @@ torch = pytest.importorskip("torch")
 ort = pytest.importorskip("onnxruntime")
 
 from vision.classifier import CLASSIFIER_NAMES  # noqa: E402
-from vision.train_classifier import load_checkpoint, main  # noqa: E402
+from vision.index_nets import load_checkpoint  # noqa: E402
+from vision.train_classifier import main  # noqa: E402
 
 
 def _crops(path: Path, n: int, seed: int, **band: float) -> None:
@@ -82,7 +83,7 @@ LOAD_AND_READ = """
 import sys
 import numpy as np, torch
 from pathlib import Path
-from vision.train_classifier import load_checkpoint
+from vision.index_nets import load_checkpoint
 model, ckpt = load_checkpoint(Path(sys.argv[1]))
 x = torch.from_numpy(np.load(sys.argv[2]))
 with torch.no_grad():
@@ -120,14 +121,15 @@ def test_the_shipped_checkpoints_load_here_and_hold_the_shipped_weights(name: st
 
     x = _smooth_crops(16, 4)
     got = _load_and_read(REPO / "models" / f"{name}.pt", x, tmp_path)
-    assert got["cls"] == "vision.train_classifier.YoloIndexNet" and got["head"] == head and got["size"] == 56
+    assert got["cls"] == "vision.index_nets.YoloIndexNet" and got["head"] == head and got["size"] == 56
     shipped = softmax(ort.InferenceSession(str(REPO / "models" / f"{name}.onnx")).run(None, {"crops": x})[0])
     assert np.abs(shipped - got["p"]).max() < 0.1  # int8 rounding; another net's reads differ by far more
 
 
 def test_a_backbone_checkpoint_from_the_command_names_this_module(tmp_path: Path) -> None:
-    """A `YoloIndexNet` is pickled whole: written by the command, it must name
-    `vision.train_classifier`, not `__main__`, to load anywhere else."""
+    """A `YoloIndexNet` is pickled whole: written by the command, it must name `vision.index_nets`,
+    not `__main__`, to load anywhere else (the shipped checkpoints, which name
+    `vision.train_classifier`, load too: the other test here)."""
     import subprocess
     import sys
     import zipfile
@@ -143,6 +145,6 @@ def test_a_backbone_checkpoint_from_the_command_names_this_module(tmp_path: Path
                    check=True, cwd=REPO, capture_output=True)
     with zipfile.ZipFile(pt) as z:
         pickled = z.read(next(n for n in z.namelist() if n.endswith("data.pkl")))
-    assert b"vision.train_classifier" in pickled and b"__main__" not in pickled
+    assert b"vision.index_nets" in pickled and b"__main__" not in pickled
     got = _load_and_read(pt, _smooth_crops(2, 5), tmp_path)
-    assert got["cls"] == "vision.train_classifier.YoloIndexNet" and got["head"] == "FactoredHead"
+    assert got["cls"] == "vision.index_nets.YoloIndexNet" and got["head"] == "FactoredHead"

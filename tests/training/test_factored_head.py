@@ -21,7 +21,7 @@ def test_each_part_reaches_exactly_its_classes(part: int, classes: list[str]) ->
     import torch
 
     from vision.classifier import CLASSIFIER_NAMES
-    from vision.train_classifier import FactoredHead
+    from vision.index_nets import FactoredHead
 
     head = FactoredHead(4).eval()
     with torch.no_grad():
@@ -36,7 +36,7 @@ def test_a_card_logit_is_the_sum_of_its_three_terms() -> None:
     import torch
 
     from vision.classifier import CLASSIFIER_NAMES
-    from vision.train_classifier import FactoredHead
+    from vision.index_nets import FactoredHead
 
     head = FactoredHead(4).eval()
     with torch.no_grad():
