@@ -20,12 +20,9 @@ Why it looks like this:
 - `--dark P`: a share P of the source images is re-coloured as a dark deck (`recolour_dark`): paper
   near black, black ink silver, red ink gold. A third of run 6's misreads on the real photos' phone
   shots were one black-and-gold novelty deck; no rendered deck design is dark.
-- `--band B`: every crop greyed beyond B times its box's shorter side (`vision.classifier.mask_band`),
-  for a net that reads its crops so (in a tightly spread hand a square crop holds the neighbours'
-  indices as fully as its own). `datasets.proposals` and `datasets.negatives` take the same option.
 
 Output: DIR/train.npz and DIR/val.npz (``x`` N x S x S x 3 uint8 BGR, ``y`` int64, ``src`` 0 synth /
-1 real, ``band``) and DIR/info.json.
+1 real) and DIR/info.json.
 """
 
 from __future__ import annotations
@@ -150,7 +147,7 @@ def recolour_dark(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def crops_of_image(
     img_path: Path, labels: np.ndarray, rng: np.random.Generator, bg_share: float, size: int,
-    stretch: float = 0.0, dark: float = 0.0, band: float = 0.0,
+    stretch: float = 0.0, dark: float = 0.0,
 ) -> tuple[list[np.ndarray], list[int]]:
     """Jittered crops of every labelled index of one image, plus background crops."""
     img = cv2.imread(str(img_path))
@@ -169,18 +166,18 @@ def crops_of_image(
     boxes = np.column_stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2])
     xs, ys = [], []
     for c, b in zip(cls, boxes, strict=True):
-        xs.append(crop_box(img, jitter(b, rng), size, band=band))
+        xs.append(crop_box(img, jitter(b, rng), size))
         ys.append(int(c))
     n_bg = int(rng.poisson(bg_share / (1 - bg_share) * max(len(boxes), 3)))
     for b in background_boxes(boxes, W, H, n_bg, rng):
-        xs.append(crop_box(img, b, size, band=band))
+        xs.append(crop_box(img, b, size))
         ys.append(BG)
     return xs, ys
 
 
 def collect(
     items: list[tuple[Path, np.ndarray]], n: int, rng: np.random.Generator, bg_share: float, size: int,
-    desc: str, stretch: float = 0.0, dark: float = 0.0, band: float = 0.0,
+    desc: str, stretch: float = 0.0, dark: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """`n` crops from passes over `items` in random order (each pass with fresh jitter)."""
     xs: list[np.ndarray] = []
@@ -188,7 +185,7 @@ def collect(
     bar = tqdm(total=n, desc=desc, unit="crop", leave=False)
     while len(xs) < n and items:
         for i in rng.permutation(len(items)):
-            a, b = crops_of_image(*items[i], rng, bg_share, size, stretch, dark, band)
+            a, b = crops_of_image(*items[i], rng, bg_share, size, stretch, dark)
             xs += a
             ys += b
             bar.update(len(a))
@@ -202,7 +199,7 @@ def collect(
 def build(
     out: Path, n_train: int, n_val: int, seed: int, synth: Path, real: Path | None = None,
     real_share: float = 0.25, real_val_share: float = 0.15, bg_share: float = 0.12, size: int = CROP_SIZE,
-    stretch: float = 0.0, dark: float = 0.0, band: float = 0.0,
+    stretch: float = 0.0, dark: float = 0.0,
 ) -> dict:
     rng = np.random.default_rng([seed, 55])
     s_train, s_val = read_yolo(synth / "train"), read_yolo(synth / "val")
@@ -221,19 +218,19 @@ def build(
     }
     out.mkdir(parents=True, exist_ok=True)
     info: dict = {"seed": seed, "size": size, "names": list(CLASSIFIER_NAMES), "synth": str(synth),
-                  "real": str(real) if real else None, "stretch": stretch, "dark": dark, "band": band}
+                  "real": str(real) if real else None, "stretch": stretch, "dark": dark}
     for split, sources in parts.items():
         xs, ys, srcs = [], [], []
         for items, n, src in sources:
             if n <= 0:
                 continue
             x, y = collect(items, n, rng, bg_share, size, f"{split}/{'real' if src else 'synth'}",
-                           *((stretch, dark) if split == "train" else (0.0, 0.0)), band)
+                           *((stretch, dark) if split == "train" else (0.0, 0.0)))
             xs.append(x)
             ys.append(y)
             srcs.append(np.full(len(y), src, np.int8))
         x, y, src = np.concatenate(xs), np.concatenate(ys), np.concatenate(srcs)
-        np.savez(out / f"{split}.npz", x=x, y=y, src=src, band=np.float32(band))
+        np.savez(out / f"{split}.npz", x=x, y=y, src=src)
         info[split] = {"crops": len(y), "real": int(src.sum()), "background": int((y == BG).sum()),
                        "classes_seen": int(len(set(y.tolist())))}
     (out / "info.json").write_text(json.dumps(info, indent=1))
@@ -255,13 +252,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="share of training source images squeezed along one axis first (0..1)")
     ap.add_argument("--dark", type=float, default=0.0,
                     help="share of training source images re-coloured as a dark deck (0..1)")
-    ap.add_argument("--band", type=float, default=0.0, help="grey the crop beyond this many times the box's "
-                    "shorter side (`vision.classifier.mask_band`; 0: not at all)")
     args = ap.parse_args(argv)
     t = time.time()
     info = build(args.out, args.train, args.val, args.seed, args.synth, args.real, args.real_share,
                  bg_share=args.bg_share, size=args.size, stretch=args.stretch,
-                 dark=args.dark, band=args.band)
+                 dark=args.dark)
     print(json.dumps({k: info[k] for k in ("train", "val")}), f"in {time.time() - t:.0f}s -> {args.out}")
     return 0
 

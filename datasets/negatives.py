@@ -117,16 +117,15 @@ def negative_boxes(meta: dict, rng: np.random.Generator, per_kind: int = 4) -> l
 
 
 def crops_of_scene(image: np.ndarray, meta: dict, rng: np.random.Generator, size: int = CROP_SIZE,
-                   per_kind: int = 4, band: float = 0.0) -> tuple[list[np.ndarray], list[int]]:
+                   per_kind: int = 4) -> tuple[list[np.ndarray], list[int]]:
     xs, kinds = [], []
     for box, kind in negative_boxes(meta, rng, per_kind):
-        xs.append(crop_box(image, box, size, band=band))
+        xs.append(crop_box(image, box, size))
         kinds.append(kind)
     return xs, kinds
 
 
-def real_halves(root: Path, rng: np.random.Generator, size: int = CROP_SIZE, band: float = 0.0
-                ) -> tuple[list, list]:
+def real_halves(root: Path, rng: np.random.Generator, size: int = CROP_SIZE) -> tuple[list, list]:
     """Half-index crops of a real YOLO export; the photos there are upright close-ups, so the cut is
     across each box's longer side with the rank half first."""
     items = read_yolo(root)
@@ -140,7 +139,7 @@ def real_halves(root: Path, rng: np.random.Generator, size: int = CROP_SIZE, ban
         for _, cx, cy, bw, bh in labels:
             box = np.array([(cx - bw / 2) * W, (cy - bh / 2) * H, (cx + bw / 2) * W, (cy + bh / 2) * H])
             up = np.array([0.0, -1.0]) if bh >= bw else np.array([-1.0, 0.0])
-            xs.append(crop_box(img, half_boxes(box, up)[int(rng.integers(2))], size, band=band))
+            xs.append(crop_box(img, half_boxes(box, up)[int(rng.integers(2))], size))
     return xs, [1] * len(xs)
 
 
@@ -153,32 +152,32 @@ def _init(cfg: dict) -> None:
 
 
 def _scene(i: int) -> tuple[list[np.ndarray], list[int]]:
-    seed, size, band = _CFG["seed"], _CFG["size"], _CFG["band"]
+    seed, size = _CFG["seed"], _CFG["size"]
     rng = rng_for(seed, i)
     kind = SCENE_KINDS[int(rng.integers(len(SCENE_KINDS)))]
     scene = generate(seed, i, size=1280 if kind == "table" else 640, kind=kind)
-    return crops_of_scene(scene.image, scene.meta, np.random.default_rng([seed, i, 1]), size, band=band)
+    return crops_of_scene(scene.image, scene.meta, np.random.default_rng([seed, i, 1]), size)
 
 
 def build(out: Path, scenes: int, seed: int, workers: int, real: Path | None = None,
-          size: int = CROP_SIZE, band: float = 0.0) -> dict[str, int]:
+          size: int = CROP_SIZE) -> dict[str, int]:
     xs: list[np.ndarray] = []
     kinds: list[int] = []
-    with Pool(workers, initializer=_init, initargs=({"seed": seed, "size": size, "band": band},)) as pool:
+    with Pool(workers, initializer=_init, initargs=({"seed": seed, "size": size},)) as pool:
         for x, k in tqdm(pool.imap(_scene, range(scenes), chunksize=2), total=scenes, desc="scenes",
                          unit="scene"):
             xs += x
             kinds += k
     src = [0] * len(xs)
     if real is not None:
-        x, k = real_halves(real, np.random.default_rng([seed, 2]), size, band)
+        x, k = real_halves(real, np.random.default_rng([seed, 2]), size)
         xs += x
         kinds += k
         src += [1] * len(x)
     x = np.stack(xs) if xs else np.zeros((0, size, size, 3), np.uint8)
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez(out, x=x, y=np.full(len(x), BG, np.int64), src=np.array(src, np.int8),
-             kind=np.array(kinds, np.int8), band=np.float32(band))
+             kind=np.array(kinds, np.int8))
     counts = {KINDS[k]: int(n) for k, n in zip(*np.unique(np.array(kinds, int), return_counts=True),
                                                   strict=True)}
     return {"crops": len(x), "real": int(sum(src)), **counts}
@@ -192,10 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--real", type=Path, default=None, help="YOLO export of the real finetune half")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--size", type=int, default=CROP_SIZE)
-    ap.add_argument("--band", type=float, default=0.0, help="grey the crop beyond this many times the box's "
-                    "shorter side (`vision.classifier.mask_band`; 0: not at all)")
     args = ap.parse_args(argv)
-    info = build(args.out, args.scenes, args.seed, args.workers, args.real, args.size, args.band)
+    info = build(args.out, args.scenes, args.seed, args.workers, args.real, args.size)
     print(f"{args.out}: {info}")
     return 0
 

@@ -102,7 +102,7 @@ def _pixel_boxes(labels: np.ndarray, W: int, H: int) -> np.ndarray:
 
 def mine(
     model: Path, sources: list[Path], out: Path, max_images: int, max_bg: int, seed: int,
-    size: int = CROP_SIZE, real_val_share: float = 0.15, band: float = 0.0,
+    size: int = CROP_SIZE, real_val_share: float = 0.15,
 ) -> dict:
     finder = Proposer(model, conf=PROPOSAL_CONF)
     rng = np.random.default_rng([seed, 77])
@@ -122,16 +122,16 @@ def mine(
             split = "val" if is_real and held_out(img_path, real_val_share) else "train"
             xs, yl, src = parts[split]
             for i, y in zip(idx, ys, strict=True):
-                xs.append(crop_box(img, props[i], size, band=band))
+                xs.append(crop_box(img, props[i], size))
                 yl.append(int(y))
                 src.append(int(is_real))
     info: dict = {"model": str(model), "sources": [str(s) for s in sources], "max_images": max_images,
-                  "max_bg": max_bg, "seed": seed, "band": band}
-    info.update(write_parts(parts, out, band))
+                  "max_bg": max_bg, "seed": seed}
+    info.update(write_parts(parts, out))
     return info
 
 
-def runtime_proposals(det: Detector, image: Path, size: int = CROP_SIZE, band: float = 0.0
+def runtime_proposals(det: Detector, image: Path, size: int = CROP_SIZE
                       ) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
     """A photo's proposals as `Detector.read_indices` makes them (`Detector.propose`), best first: their
     boxes in photo pixels, the namer's crops of them (cut from the photo's sharper decode, as at run
@@ -141,13 +141,13 @@ def runtime_proposals(det: Detector, image: Path, size: int = CROP_SIZE, band: f
     boxes, _ = det.propose(work, photo.detail)
     src = photo.detail if photo.detail is not None else work
     k = np.array([src.shape[1] / work.shape[1], src.shape[0] / work.shape[0]] * 2)
-    crops = [crop_box(src, b, size, band=band) for b in boxes * k]
+    crops = [crop_box(src, b, size) for b in boxes * k]
     x = np.stack(crops) if crops else np.zeros((0, size, size, 3), np.uint8)
     return to_photo(boxes.astype(np.float64), total, photo), x, (photo.width, photo.height)
 
 
 def mine_scenes(det: Detector, sources: list[Path], max_images: int, max_bg: int, seed: int,
-                size: int = CROP_SIZE, band: float = 0.0) -> tuple[list, list, list]:
+                size: int = CROP_SIZE) -> tuple[list, list, list]:
     """`runtime_proposals` of rendered photos labelled against their YOLO labels (`label_proposals`)."""
     rng = np.random.default_rng([seed, 78])
     xs: list = []
@@ -155,14 +155,14 @@ def mine_scenes(det: Detector, sources: list[Path], max_images: int, max_bg: int
     for root in sources:
         items = _items(root, rng, max_images)
         for img_path, labels in tqdm(items, desc=f"runtime proposals {root.name}", unit="img"):
-            boxes, crops, (W, H) = runtime_proposals(det, img_path, size, band)
+            boxes, crops, (W, H) = runtime_proposals(det, img_path, size)
             idx, lab = label_proposals(boxes, _pixel_boxes(labels, W, H), labels[:, 0].astype(int), max_bg)
             xs.extend(crops[idx])
             ys.extend(int(y) for y in lab)
     return xs, ys, [0] * len(ys)
 
 
-def write_parts(parts: dict[str, tuple[list, list, list]], out: Path, band: float = 0.0) -> dict:
+def write_parts(parts: dict[str, tuple[list, list, list]], out: Path) -> dict:
     """`out` (training crops), `<out>-val.npz` (the real photos held out) and `<out>_real.npz` (the
     training crops from real photos alone, so they can be given to the trainer more than once:
     `--extra out --extra out_real --extra out_real` weighs real photos three times)."""
@@ -173,12 +173,12 @@ def write_parts(parts: dict[str, tuple[list, list, list]], out: Path, band: floa
             continue
         path = out if split == "train" else out.with_name(out.stem + "-val.npz")
         x, y, s = np.stack(xs), np.array(ys, np.int64), np.array(src, np.int8)
-        np.savez(path, x=x, y=y, src=s, band=np.float32(band))
+        np.savez(path, x=x, y=y, src=s)
         info[split] = {"file": str(path), "crops": len(y), "background": int((y == BG).sum()),
                        "real": int(np.sum(src))}
         if split == "train":
             real = out.with_name(out.stem + "_real.npz")
-            np.savez(real, x=x[s == 1], y=y[s == 1], src=s[s == 1], band=np.float32(band))
+            np.savez(real, x=x[s == 1], y=y[s == 1], src=s[s == 1])
             info["train_real"] = {"file": str(real), "crops": int((s == 1).sum())}
     return info
 
@@ -195,21 +195,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-bg", type=int, default=25, help="background proposals kept per image")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--size", type=int, default=CROP_SIZE, help="crop side in px (the classifier's input)")
-    ap.add_argument("--band", type=float, default=0.0, help="grey the crop beyond this many times the box's "
-                    "shorter side (`vision.classifier.mask_band`; 0: not at all)")
     args = ap.parse_args(argv)
     if bool(args.yolo) == bool(args.scenes):
         ap.error("give --yolo or --scenes sources (not both)")
     t = time.time()
     if args.yolo:
-        info = mine(args.model, args.yolo, args.out, args.max_images, args.max_bg, args.seed, args.size,
-                    band=args.band)
+        info = mine(args.model, args.yolo, args.out, args.max_images, args.max_bg, args.seed, args.size)
     else:
         det = Detector(args.model)
-        parts = {"train": mine_scenes(det, args.scenes, args.max_images, args.max_bg, args.seed, args.size,
-                                      args.band)}
+        parts = {"train": mine_scenes(det, args.scenes, args.max_images, args.max_bg, args.seed, args.size)}
         info = {"model": str(args.model), "scenes": [str(s) for s in args.scenes], "max_bg": args.max_bg,
-                **write_parts(parts, args.out, args.band)}
+                **write_parts(parts, args.out)}
     print(json.dumps(info), f"in {time.time() - t:.0f}s")
     return 0
 

@@ -8,11 +8,9 @@ on a CPU budget. A small CNN that only ever sees one index, square and at a fixe
 The crop geometry (`crop_box`) is shared with `datasets.crops`, so training and runtime crops match
 exactly: the box's longer side plus `CONTEXT` on each side, as a square centred on the box, resized
 to `CROP_SIZE`; whatever falls outside the image is filled with grey (114, like the YOLO letterbox).
-A net trained on banded crops (`mask_band`: grey beyond a band across the box's shorter side) says so
-in its metadata, and is fed crops cut the same way.
 
 The ONNX model takes `crops` N x 3 x S x S float32 RGB in 0..1 and returns N x 55 logits; its
-metadata holds `names` (the 55 class names, background last), `crop_size` and, if any, `crop_band`.
+metadata holds `names` (the 55 class names, background last) and `crop_size`.
 
 The namer may be a committee of such models (`IndexClassifier([a, b])`, or "a.onnx+b.onnx" where a
 file is named): the first reads every crop, the others only the crops it reads as a possible index
@@ -84,43 +82,13 @@ def crop_matrix(box: Sequence[float], size: int = CROP_SIZE, context: float = CO
 
 
 def crop_box(
-    image: np.ndarray, box: Sequence[float], size: int = CROP_SIZE, context: float = CONTEXT,
-    band: float = 0.0,
+    image: np.ndarray, box: Sequence[float], size: int = CROP_SIZE, context: float = CONTEXT
 ) -> np.ndarray:
-    """The size x size BGR crop of one box (see `crop_matrix`), grey outside the image; with `band`,
-    grey also beyond a band across the box's shorter side (`mask_band`).
+    """The size x size BGR crop of one box (see `crop_matrix`), grey outside the image.
 
     Area interpolation is not available to warpAffine, so a large box (a close-up) is first
     shrunk with INTER_AREA to avoid aliasing the thin glyph strokes.
     """
-    crop = _warp_crop(image, box, size, context)
-    return mask_band(crop, box, context, band) if band > 0 else crop
-
-
-def mask_band(crop: np.ndarray, box: Sequence[float], context: float, band: float) -> np.ndarray:
-    """`crop` (of `box` at `context`) greyed beyond `band` times the box's shorter side, centred on
-    the box, across that side: the square crop of a narrow box (an index in a tightly spread hand,
-    where only a sliver of each card shows) otherwise holds its neighbours' indices as fully as its
-    own, and the namer cannot tell which one it is asked about."""
-    x1, y1, x2, y2 = (float(v) for v in box)
-    w, h = max(x2 - x1, 1.0), max(y2 - y1, 1.0)
-    size = crop.shape[0]
-    side = max(w, h) * (1 + 2 * context)
-    half = band * min(w, h) * size / side / 2
-    lo, hi = int(np.floor(size / 2 - half)), int(np.ceil(size / 2 + half))
-    if lo <= 0:
-        return crop
-    out = crop.copy()
-    if w < h:
-        out[:, :lo] = FILL
-        out[:, hi:] = FILL
-    else:
-        out[:lo] = FILL
-        out[hi:] = FILL
-    return out
-
-
-def _warp_crop(image: np.ndarray, box: Sequence[float], size: int, context: float) -> np.ndarray:
     x1, y1, x2, y2 = (float(v) for v in box)
     side = max(x2 - x1, y2 - y1, 1.0) * (1 + 2 * context)
     f = size / side
@@ -235,8 +203,6 @@ class IndexClassifier:
             self.model_paths = ()
             self.sessions = list(session) if isinstance(session, (list, tuple)) else [session]
         self.names, self.size = self._spec(self.sessions[0])
-        # each member's crops are cut as its own were in training (`mask_band`; 0: not masked)
-        self.bands = [self._band(s) for s in self.sessions]
         self.context = CONTEXT
         self.refine_contexts: tuple[float, ...] = REFINE_CONTEXTS
         self.turns: tuple[int, ...] = REFINE_TURNS
@@ -254,13 +220,6 @@ class IndexClassifier:
         names, meta_size = cls._metadata(session)
         side = session.get_inputs()[0].shape[-1]
         return names, int(side) if isinstance(side, int) else (meta_size or CROP_SIZE)
-
-    @staticmethod
-    def _band(session) -> float:
-        try:
-            return float(session.get_modelmeta().custom_metadata_map.get("crop_band", 0.0))
-        except AttributeError:
-            return 0.0
 
     @staticmethod
     def _metadata(session) -> tuple[tuple[str, ...], int | None]:
@@ -286,7 +245,7 @@ class IndexClassifier:
         """
         if len(boxes) == 0:
             return np.zeros((0, len(self.names)), np.float32)
-        blob = self._crops(image, boxes, self.context, self.bands[0])
+        blob = self._crops(image, boxes, self.context)
         p = self._member(self.sessions[0], blob)
         top = p[:, :-1].max(1)
         unsure = (p[:, -1] < REFINE_BELOW_BG) & (top >= REFINE_FROM_TOP) & (top < REFINE_BELOW_TOP)
@@ -297,21 +256,19 @@ class IndexClassifier:
         if len(self.sessions) > 1:
             views = [some]
         else:  # a lone net's second opinion: the same box cut a little wider or tighter
-            views = [some, *(self._crops(image, boxes[idx], c, self.bands[0]) for c in self.refine_contexts)]
+            views = [some, *(self._crops(image, boxes[idx], c) for c in self.refine_contexts)]
         turned = [np.rot90(some, k, axes=(2, 3)) for k in self.turns]
         reads = [p[idx]]
         for m, session in enumerate(self.sessions):
-            own = some if self.bands[m] == self.bands[0] else self._crops(image, boxes[idx], self.context,
-                                                                            self.bands[m])
-            parts = [*views[1:], *turned] if m == 0 else [own]
+            parts = [*views[1:], *turned] if m == 0 else [some]
             if parts:
                 reads.extend(np.split(self._member(session, np.concatenate(parts)), len(parts)))
         p[idx] = geometric_mean(reads)
         return p
 
-    def _crops(self, image: np.ndarray, boxes: np.ndarray, context: float, band: float) -> np.ndarray:
+    def _crops(self, image: np.ndarray, boxes: np.ndarray, context: float) -> np.ndarray:
         """The boxes' crops as one N x 3 x S x S blob (`crops_to_blob`)."""
-        return crops_to_blob([crop_box(image, b, self.size, context, band) for b in boxes])
+        return crops_to_blob([crop_box(image, b, self.size, context) for b in boxes])
 
     def _member(self, session, blob: np.ndarray) -> np.ndarray:
         out = []

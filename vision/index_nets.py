@@ -102,9 +102,8 @@ class YoloIndexNet(nn.Module):
         return self.head(self.features(x).mean(dim=(2, 3)))
 
 
-def export_onnx(model: nn.Module, path: Path, size: int, band: float = 0.0) -> Path:
-    """Opset 17, dynamic batch, class names, crop size and (if any) the crops' band
-    (`vision.classifier.mask_band`) in the metadata."""
+def export_onnx(model: nn.Module, path: Path, size: int) -> Path:
+    """Opset 17, dynamic batch, class names and crop size in the metadata."""
     import onnx
 
     model.eval()
@@ -117,10 +116,7 @@ def export_onnx(model: nn.Module, path: Path, size: int, band: float = 0.0) -> P
     except TypeError:  # an older torch without the `dynamo` switch
         torch.onnx.export(model, (dummy,), str(path), **kw)
     m = onnx.load(str(path))
-    meta = {"names": repr(list(CLASSIFIER_NAMES)), "crop_size": str(size)}
-    if band > 0:
-        meta["crop_band"] = repr(float(band))
-    for k, v in meta.items():
+    for k, v in {"names": repr(list(CLASSIFIER_NAMES)), "crop_size": str(size)}.items():
         p = m.metadata_props.add()
         p.key, p.value = k, v
     onnx.save(m, str(path))

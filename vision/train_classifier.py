@@ -23,9 +23,8 @@ Why it looks like this:
   imperfect box); brightness, contrast, saturation and per-channel gain kept mild so red stays red;
   blur, a low-resolution round trip and noise (far, small indices). Never a mirror: real indices are
   never mirrored. JPEG is in the crops themselves (`datasets.crops`).
-- The ONNX (opset 17, dynamic batch) carries `names` (55, background last), `crop_size` and the
-  crops' `crop_band` (`--band` of the crop builders; every file trained on must share it) in its
-  metadata; `vision.classifier.IndexClassifier` checks them and cuts its crops alike.
+- The ONNX (opset 17, dynamic batch) carries `names` (55, background last) and `crop_size` in its
+  metadata; `vision.classifier.IndexClassifier` checks them.
 """
 
 from __future__ import annotations
@@ -180,17 +179,11 @@ class Crops:
     sv: torch.Tensor
     xh: torch.Tensor | None
     yh: torch.Tensor | None
-    band: float = 0.0  # the crops' `mask_band`, one for all of them
 
 
 def load_crops(data: Path, extra: list[Path], extra_val: list[Path]) -> Crops:
-    """`datasets.crops`' train/val.npz under `data`, the `extra` training crops appended. Every file
-    must have been cut with one band (`mask_band`): the net reads crops cut as it was trained on."""
+    """`datasets.crops`' train/val.npz under `data`, the `extra` training crops appended."""
     tr, va = np.load(data / "train.npz"), np.load(data / "val.npz")
-    paths = [data / "train.npz", data / "val.npz", *extra, *extra_val]
-    bands = {float(np.load(f)["band"]) if "band" in np.load(f).files else 0.0 for f in paths}
-    if len(bands) > 1:
-        raise SystemExit(f"crops cut with different bands {sorted(bands)}: {', '.join(map(str, paths))}")
     xt, yt = to_tensor(tr["x"]), torch.from_numpy(tr["y"]).long()
     for path in extra:
         ex = np.load(path)
@@ -200,7 +193,7 @@ def load_crops(data: Path, extra: list[Path], extra_val: list[Path]) -> Crops:
     return Crops(xt, yt, to_tensor(va["x"]), torch.from_numpy(va["y"]).long(),
                  torch.from_numpy(va["src"]).long(),
                  torch.cat([to_tensor(h["x"]) for h in hard]) if hard else None,
-                 torch.cat([torch.from_numpy(h["y"]).long() for h in hard]) if hard else None, bands.pop())
+                 torch.cat([torch.from_numpy(h["y"]).long() for h in hard]) if hard else None)
 
 
 def new_model(args: argparse.Namespace) -> nn.Module:
@@ -250,7 +243,7 @@ def fit(model: nn.Module, crops: Crops, args: argparse.Namespace, size: int) -> 
             history.append({"step": step, "minutes": round((time.time() - t0) / 60, 1), **r})
             tqdm.write(json.dumps(history[-1]))
             # a checkpoint at every evaluation: a session can stop at any moment
-            save(model, args, size, {"steps": step, "partial": True, "val": r}, history, crops.band)
+            save(model, args, size, {"steps": step, "partial": True, "val": r}, history)
     bar.close()
     return step, seen, history
 
@@ -262,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.init is None:
             p.error("--export-only needs --init (the checkpoint to export)")
         model, ckpt = load_checkpoint(args.init)
-        export_onnx(model, args.onnx, int(ckpt["size"]), float(ckpt.get("band", 0.0)))
+        export_onnx(model, args.onnx, int(ckpt["size"]))
         print(f"wrote {args.onnx} from {args.init}")
         return 0
     if args.data is None:
@@ -284,23 +277,22 @@ def main(argv: list[str] | None = None) -> int:
                "steps": step, "crops_seen": seen, "minutes": round((time.time() - t0) / 60, 1),
                "params": sum(q.numel() for q in model.parameters()),
                "val": final, "data": str(args.data), "extra": [str(e) for e in args.extra],
-               "size": size, "band": crops.band, "width": args.width}
+               "size": size, "width": args.width}
     print(json.dumps(summary))
-    save(model, args, size, summary, history, crops.band)
+    save(model, args, size, summary, history)
     print(f"wrote {args.out} and {args.onnx} ({args.onnx.stat().st_size / 1e6:.2f} MB)")
     return 0
 
 
-def save(model: nn.Module, args: argparse.Namespace, size: int, summary: dict, history: list,
-         band: float = 0.0) -> None:
+def save(model: nn.Module, args: argparse.Namespace, size: int, summary: dict, history: list) -> None:
     """The .pt (resumable with --init) and its ONNX export, written side by side."""
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    ckpt = {"state_dict": model.state_dict(), "names": list(CLASSIFIER_NAMES), "size": size, "band": band,
+    ckpt = {"state_dict": model.state_dict(), "names": list(CLASSIFIER_NAMES), "size": size,
             "width": args.width, "summary": summary, "history": history}
     if not isinstance(model, IndexNet):
         ckpt["model"] = model  # the architecture too: it is not rebuilt from a width alone
     torch.save(ckpt, args.out)
-    export_onnx(model, args.onnx, size, band)
+    export_onnx(model, args.onnx, size)
     model.train()
 
 

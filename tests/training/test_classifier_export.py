@@ -15,10 +15,10 @@ from vision.index_nets import load_checkpoint  # noqa: E402
 from vision.train_classifier import main  # noqa: E402
 
 
-def _crops(path: Path, n: int, seed: int, **band: float) -> None:
+def _crops(path: Path, n: int, seed: int) -> None:
     rng = np.random.default_rng(seed)
     np.savez(path, x=rng.integers(0, 256, (n, 56, 56, 3), dtype=np.uint8),
-             y=rng.integers(0, len(CLASSIFIER_NAMES), n), src=np.zeros(n, dtype=np.int64), **band)
+             y=rng.integers(0, len(CLASSIFIER_NAMES), n), src=np.zeros(n, dtype=np.int64))
 
 
 @pytest.fixture
@@ -47,27 +47,6 @@ def test_export_only_writes_the_checkpoints_own_logits(tmp_path: Path) -> None:
         want = model.eval()(torch.from_numpy(x)).numpy()
     got = ort.InferenceSession(str(again)).run(None, {"crops": x})[0]
     np.testing.assert_allclose(got, want, atol=1e-4)
-
-
-@pytest.mark.usefixtures("denormals_restored")
-def test_the_crops_band_is_written_into_the_model_and_must_be_one(tmp_path: Path) -> None:
-    """Crops cut with `--band` give a net whose ONNX metadata says so (the runtime cuts its crops
-    alike), also when exported again from the checkpoint; crops of two bands are refused."""
-    data = tmp_path / "crops"
-    data.mkdir()
-    _crops(data / "train.npz", 32, 1, band=np.float32(1.5))
-    _crops(data / "val.npz", 8, 2, band=np.float32(1.5))
-    pt, first, again = tmp_path / "c.pt", tmp_path / "c.onnx", tmp_path / "again.onnx"
-    args = ["--data", str(data), "--steps", "1", "--batch", "8", "--width", "8", "--threads", "1",
-            "--out", str(pt)]
-    assert main([*args, "--onnx", str(first)]) == 0
-    assert main(["--init", str(pt), "--export-only", "--onnx", str(again)]) == 0
-    for path in (first, again):
-        meta = ort.InferenceSession(str(path)).get_modelmeta().custom_metadata_map
-        assert float(meta["crop_band"]) == 1.5
-    _crops(tmp_path / "plain.npz", 8, 3)
-    with pytest.raises(SystemExit, match="different bands"):
-        main([*args, "--onnx", str(first), "--extra", str(tmp_path / "plain.npz")])
 
 
 def test_export_only_needs_a_checkpoint(tmp_path: Path) -> None:
