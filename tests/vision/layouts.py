@@ -77,10 +77,7 @@ def build_table(
 ) -> dict:
     """A scene in the generator's meta format, seats evenly round the table from `first_orientation`."""
     rng = np.random.default_rng(seed)
-    deck = list(DECK52) if n_seats <= 4 else list(DECK52) + [c for c in DECK52 if c.endswith("s")]
-    rng.shuffle(deck)
-    while n_seats > 4 and any(len(set(deck[i : i + 13])) < 13 for i in range(0, 65, 13)):
-        rng.shuffle(deck)  # two copies in one hand are legal but flagged; keep test tables clean
+    deck = _deal(n_seats, rng)
     if orientations is None:
         orientations = [(first_orientation + i * 360.0 / n_seats) % 360 for i in range(n_seats)]
     reach = (4 * spacing + 1) * CARD_W / 2 + 20
@@ -88,28 +85,53 @@ def build_table(
     radius = 0.0 if n_seats == 1 else max(depth + 60, math.hypot(reach, depth) / math.sin(math.pi / n_seats))
     seats, cards = [], []
     for s, t in enumerate(orientations):
-        up = np.array([-math.sin(math.radians(t)), -math.cos(math.radians(t))])
-        centre = -radius * up
         hf = head_far[s] if isinstance(head_far, list) else head_far
         rows = (seat_rows or {}).get(s)
         n = sum((rows or ROW_SIZES).values())
         local = seat_cards(deck[:n], spacing=spacing, row_gap=row_gap, head_far=hf, rows=rows,
                            jitter=jitter, rng=rng)
         deck = deck[n:]
-        ys = [c["local"][:, 1].mean() for c in local]
-        mid = np.array([0.0, (min(ys) + max(ys)) / 2])
-        R = _rot(t)
-        seats.append({"seat": s, "orientation_deg": t, "center": centre.tolist()})
-        for c in local:
-            quad = (c["local"] - mid) @ R.T + centre
+        seat, placed = _place_seat(s, t, radius, local)
+        seats.append(seat)
+        cards += placed
+    return _photograph(seats, cards, seed, n_seats, tilt, px_per_unit, rng)
 
-            def idx(box, c=c, R=R, centre=centre, mid=mid):
-                x1, y1, x2, y2 = box
-                pts = np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]]) @ c["R"].T + c["local"][0]
-                return (pts - mid) @ R.T + centre
 
-            cards.append({"card": c["card"], "seat": s, "row": c["row"], "position": c["position"],
-                          "quad": quad, "idx": [(idx(TL_INDEX), True), (idx(BR_INDEX), c["br"])]})
+def _deal(n_seats: int, rng: np.random.Generator) -> list[str]:
+    """A shuffled deck (65 cards, the spades twice, for five seats) whose hands hold no card twice."""
+    deck = list(DECK52) if n_seats <= 4 else list(DECK52) + [c for c in DECK52 if c.endswith("s")]
+    rng.shuffle(deck)
+    while n_seats > 4 and any(len(set(deck[i : i + 13])) < 13 for i in range(0, 65, 13)):
+        rng.shuffle(deck)  # two copies in one hand are legal but flagged; keep test tables clean
+    return deck
+
+
+def _place_seat(s: int, t: float, radius: float, local: list[dict]) -> tuple[dict, list[dict]]:
+    """One seat's cards (`seat_cards`, in the seat's own frame) turned to face `t` degrees at `radius`
+    from the table's centre: the seat's meta and its cards' quads and index quads, in table units."""
+    up = np.array([-math.sin(math.radians(t)), -math.cos(math.radians(t))])
+    centre = -radius * up
+    ys = [c["local"][:, 1].mean() for c in local]
+    mid = np.array([0.0, (min(ys) + max(ys)) / 2])
+    R = _rot(t)
+    cards = []
+    for c in local:
+        quad = (c["local"] - mid) @ R.T + centre
+
+        def idx(box, c=c):
+            x1, y1, x2, y2 = box
+            pts = np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]]) @ c["R"].T + c["local"][0]
+            return (pts - mid) @ R.T + centre
+
+        cards.append({"card": c["card"], "seat": s, "row": c["row"], "position": c["position"],
+                      "quad": quad, "idx": [(idx(TL_INDEX), True), (idx(BR_INDEX), c["br"])]})
+    return {"seat": s, "orientation_deg": t, "center": centre.tolist()}, cards
+
+
+def _photograph(seats: list[dict], cards: list[dict], seed: int, n_seats: int, tilt: float,
+                px_per_unit: float, rng: np.random.Generator) -> dict:
+    """The table seen by a camera (a random homography of up to `tilt` of the table's size per corner)
+    at `px_per_unit`, with a 40-unit margin: the scene's meta."""
     pts = np.concatenate([c["quad"] for c in cards])
     lo = pts.min(0) - 40
     size = pts.max(0) + 40 - lo
