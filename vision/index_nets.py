@@ -138,9 +138,9 @@ _PICKLE = types.SimpleNamespace(__name__="pickle", Unpickler=_Unpickler,
 
 
 def load_checkpoint(path: Path) -> tuple[nn.Module, dict]:
-    """A checkpoint `save` wrote: its model with its weights, and the checkpoint itself (crop `size`,
-    `width`, training `summary` and `history`). A backbone model is pickled whole (its Ultralytics
-    layers and this module's classes), so it loads wherever this module imports."""
+    """A checkpoint `vision.train_classifier.save` wrote: its model with its weights, and the checkpoint
+    itself (crop `size`, `width`, training `summary` and `history`). A backbone model is pickled whole
+    (its Ultralytics layers and this module's classes), so it loads wherever this module imports."""
     offline_env()  # a YoloIndexNet checkpoint unpickles Ultralytics layers
     ckpt = torch.load(path, map_location="cpu", weights_only=False, pickle_module=_PICKLE)
     model = ckpt["model"] if "model" in ckpt else IndexNet(len(CLASSIFIER_NAMES), ckpt["width"])
