@@ -14,6 +14,7 @@ from pathlib import Path
 
 import cv2
 
+from datasets.real_labels import corrected, is_slip
 from vision.classes import CLASS_INDEX, from_real_name
 from vision.holdout import REAL_ROOT, SPLITS, in_test_half, original_name, split_of
 
@@ -49,8 +50,11 @@ def label_box(parts: list[str]) -> tuple[float, float, float, float] | None:
     return None
 
 
-def items(split: str | None = None, root: Path = REAL_ROOT) -> list[RealItem]:
-    """Every labelled photo (optionally one split), card backs dropped, boxes in pixels."""
+def items(split: str | None = None, root: Path = REAL_ROOT, *, checked: bool = True) -> list[RealItem]:
+    """Every labelled photo (optionally one split), card backs dropped, boxes in pixels.
+
+    `checked` applies `datasets.real_labels`: the rows found naming another card than the photo shows
+    are renamed, and slips (boxes too thin to hold an index) dropped; False gives the set as labelled."""
     if not (root / "data.yaml").exists():
         raise FileNotFoundError(f"real photo set not found at {root}")
     names = _class_names(root)
@@ -64,14 +68,19 @@ def items(split: str | None = None, root: Path = REAL_ROOT) -> list[RealItem]:
         h, w = im.shape[:2]
         cards = []
         label = root / "labels" / (img.stem + ".txt")
-        for line in label.read_text().splitlines() if label.exists() else []:
+        for row, line in enumerate(label.read_text().splitlines() if label.exists() else []):
             parts = line.split()
             box = label_box(parts) if parts else None
             card = from_real_name(names[int(parts[0])]) if box is not None else None
             if card is None:
                 continue
             x1, y1, x2, y2 = box
-            cards.append((card, (x1 * w, y1 * h, x2 * w, y2 * h)))
+            px = (x1 * w, y1 * h, x2 * w, y2 * h)
+            if checked:
+                if is_slip(px):
+                    continue
+                card = corrected(img.stem, row, card)
+            cards.append((card, px))
         out.append(RealItem(img, w, h, cards))
     return out
 
