@@ -48,23 +48,16 @@ FIXES: tuple[LabelFix, ...] = (
              "a 2 under a heart: the 2h's second index (the 2d is labelled twice elsewhere)"),
 )
 
-_BY_STEM: dict[str, dict[int, LabelFix]] = {}
-for _fix in FIXES:
-    _BY_STEM.setdefault(_fix.stem, {})[_fix.row] = _fix
+_BY_ROW: dict[tuple[str, int], LabelFix] = {(fix.stem, fix.row): fix for fix in FIXES}
 
 
 class StaleFixError(ValueError):
     """A fix's row names another card than the fix expects: the set changed under it."""
 
 
-def fixes_for(stem: str) -> dict[int, LabelFix]:
-    """The fixes of one photo's label file, by row."""
-    return _BY_STEM.get(stem, {})
-
-
 def corrected(stem: str, row: int, card: str) -> str:
     """The card label row `row` of `stem` names once checked: its fix's card, else its own."""
-    fix = fixes_for(stem).get(row)
+    fix = _BY_ROW.get((stem, row))
     if fix is None:
         return card
     if card != fix.labelled:
