@@ -12,7 +12,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import cairosvg
 import cv2
 import numpy as np
 
@@ -29,7 +28,12 @@ Loader = Callable[[int], Iterator[tuple[str, np.ndarray]]]
 
 
 def render_svg(data: bytes, height: int) -> np.ndarray:
-    """Render SVG bytes to a BGRA array of the given height (cairosvg keeps the aspect)."""
+    """Render SVG bytes to a BGRA array of the given height (cairosvg keeps the aspect).
+
+    cairosvg (and the cairo library under it) is imported here, not with the module: only fetching
+    a design renders SVG, and rendering scenes from the stored designs runs where cairo is absent."""
+    import cairosvg
+
     png = cairosvg.svg2png(bytestring=data, output_height=height)
     img = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_UNCHANGED)
     if img.ndim == 2:

@@ -37,3 +37,18 @@ def test_plan_is_fixed_by_seed_and_has_negatives():
     assert sum(j.tiles for j in a) == 2000
     neg = sum(j.tiles for j in a if j.kind == "negative") / 2000
     assert 0.02 < neg < 0.1
+
+
+def test_the_generator_imports_where_cairo_is_absent():
+    """Rendering from the stored designs needs no cairo (a GPU machine has none): only fetching a
+    design rasterises SVG, so `cairosvg` is imported there and nowhere else."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['cairosvg'] = None\n"
+            "import datasets.build, datasets.crops, datasets.negatives, datasets.faces\n"
+            "from datasets.faces import sources\n"
+            "try:\n    sources.render_svg(b'<svg/>', 10)\nexcept ImportError:\n    print('needs cairosvg')\n")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parents[2])
+    assert out.stdout.strip() == "needs cairosvg"
