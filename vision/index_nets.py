@@ -27,9 +27,11 @@ def block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
 
 
 class IndexNet(nn.Module):
-    """40 -> 20 -> 10 -> 5 feature maps, global average pool, linear to 55 logits."""
+    """A plain CNN in pure torch: full-resolution first layers (a 56 px crop's suit is ~9 px, so the
+    first convolutions see it unshrunk), then 28 -> 14 -> 7 feature maps, global average pool, and a
+    linear or a rank + suit + card head (`factored`) to 55 logits."""
 
-    def __init__(self, n_classes: int = len(CLASSIFIER_NAMES), width: int = 32):
+    def __init__(self, n_classes: int = len(CLASSIFIER_NAMES), width: int = 32, factored: bool = False):
         super().__init__()
         w = width
         self.features = nn.Sequential(
@@ -37,7 +39,9 @@ class IndexNet(nn.Module):
             block(w, 2 * w, 2), block(2 * w, 2 * w),
             block(2 * w, 4 * w, 2), block(4 * w, 4 * w),
         )
-        self.head = nn.Sequential(nn.Dropout(0.1), nn.Linear(4 * w, n_classes))
+        self.factored = factored
+        plain = nn.Sequential(nn.Dropout(0.1), nn.Linear(4 * w, n_classes))
+        self.head = FactoredHead(4 * w) if factored else plain
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.head(self.features(x).mean(dim=(2, 3)))
@@ -143,6 +147,9 @@ def load_checkpoint(path: Path) -> tuple[nn.Module, dict]:
     (its Ultralytics layers and this module's classes), so it loads wherever this module imports."""
     offline_env()  # a YoloIndexNet checkpoint unpickles Ultralytics layers
     ckpt = torch.load(path, map_location="cpu", weights_only=False, pickle_module=_PICKLE)
-    model = ckpt["model"] if "model" in ckpt else IndexNet(len(CLASSIFIER_NAMES), ckpt["width"])
+    if "model" in ckpt:
+        model = ckpt["model"]
+    else:
+        model = IndexNet(len(CLASSIFIER_NAMES), ckpt["width"], factored=ckpt.get("factored", False))
     model.load_state_dict(ckpt["state_dict"])
     return model, ckpt

@@ -46,9 +46,10 @@ from vision.classifier import CLASSIFIER_NAMES, CROP_SIZE
 from vision.index_nets import IndexNet, YoloIndexNet, export_onnx, load_checkpoint
 
 
-def to_tensor(x: np.ndarray) -> torch.Tensor:
-    """N x S x S x 3 uint8 BGR -> N x 3 x S x S float RGB 0..1 (what the runtime feeds)."""
-    return torch.from_numpy(np.ascontiguousarray(x[..., ::-1].transpose(0, 3, 1, 2))).float() / 255.0
+def as_input(x: torch.Tensor) -> torch.Tensor:
+    """N x S x S x 3 uint8 BGR -> N x 3 x S x S float RGB 0..1 (what the runtime feeds). Crops are
+    kept as uint8 until a batch is drawn: a few hundred thousand of them as floats would not fit."""
+    return x.flip(-1).permute(0, 3, 1, 2).float() / 255.0
 
 
 INDEX_ASPECT = 0.62  # a corner index (rank over pip) is about this wide for its height
@@ -63,17 +64,18 @@ def augment(x: torch.Tensor, g: torch.Generator, wide: float = 0.0) -> torch.Ten
     box) shows it smaller: the turn shrinks the glyph by as much.
     """
     n, _, s, _ = x.shape
+    dev = x.device
 
     def u(lo: float, hi: float, *shape: int) -> torch.Tensor:
-        return torch.rand(*(shape or (n,)), generator=g) * (hi - lo) + lo
+        return torch.rand(*(shape or (n,)), generator=g, device=dev) * (hi - lo) + lo
 
     # small (or, for `wide` of the batch, any) rotation, scale, shift; then a multiple of 90 degrees
     small = u(-15, 15)
     if wide > 0:
-        m = torch.rand(n, generator=g) < wide
+        m = torch.rand(n, generator=g, device=dev) < wide
         small = torch.where(m, u(-45, 45), small)
     a = small * math.pi / 180
-    ang = a + torch.randint(0, 4, (n,), generator=g) * (math.pi / 2)
+    ang = a + torch.randint(0, 4, (n,), generator=g, device=dev) * (math.pi / 2)
     c, si = torch.cos(a).abs(), torch.sin(a).abs()
     grow = torch.maximum(INDEX_ASPECT * c + si, INDEX_ASPECT * si + c)  # upright box of the turned index
     sc = u(0.88, 1.12) / torch.where(small.abs() > 15, grow, torch.ones_like(grow))
@@ -86,14 +88,14 @@ def augment(x: torch.Tensor, g: torch.Generator, wide: float = 0.0) -> torch.Ten
     x = F.grid_sample(x - fill, grid, mode="bilinear", padding_mode="zeros", align_corners=False) + fill
 
     # low-resolution round trip for a third of the batch
-    m = torch.rand(n, generator=g) < 0.33
+    m = torch.rand(n, generator=g, device=dev) < 0.33
     if m.any():
-        r = int(torch.randint(14, s - 6, (1,), generator=g))
+        r = int(torch.randint(14, s - 6, (1,), generator=g, device=dev))
         x[m] = F.interpolate(F.interpolate(x[m], size=(r, r), mode="area"), size=(s, s), mode="bilinear")
     # blur for a quarter
-    m = torch.rand(n, generator=g) < 0.25
+    m = torch.rand(n, generator=g, device=dev) < 0.25
     if m.any():
-        k = torch.tensor([1.0, 2.0, 1.0])
+        k = torch.tensor([1.0, 2.0, 1.0], device=dev)
         k = (k[:, None] * k[None, :] / 16).expand(3, 1, 3, 3)
         x[m] = F.conv2d(F.pad(x[m], (1, 1, 1, 1), mode="replicate"), k, groups=3)
 
@@ -103,14 +105,14 @@ def augment(x: torch.Tensor, g: torch.Generator, wide: float = 0.0) -> torch.Ten
     grey = x.mean(dim=1, keepdim=True)
     x = grey + (x - grey) * u(0.5, 1.4)[:, None, None, None]
     x = x * u(0.88, 1.12, n, 3)[:, :, None, None]
-    x = x + torch.randn(x.shape, generator=g) * u(0, 0.05)[:, None, None, None]
+    x = x + torch.randn(x.shape, generator=g, device=dev) * u(0, 0.05)[:, None, None, None]
     return x.clamp(0, 1)
 
 
 def predict(model: nn.Module, x: torch.Tensor, batch: int = 512) -> torch.Tensor:
-    """Top class of every crop, in batches (the whole validation set at once would not fit)."""
+    """Top class of every uint8 crop, in batches (the whole validation set at once would not fit)."""
     with torch.no_grad():
-        return torch.cat([model(x[i : i + batch]).argmax(1) for i in range(0, len(x), batch)])
+        return torch.cat([model(as_input(x[i : i + batch])).argmax(1) for i in range(0, len(x), batch)])
 
 
 def evaluate(
@@ -154,7 +156,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--backbone", type=Path, default=None,
                    help="start from this YOLOv8 checkpoint's first layers (YoloIndexNet); needs ultralytics")
     p.add_argument("--factored", action="store_true",
-                   help="with --backbone: a rank + suit + class head (`FactoredHead`)")
+                   help="a rank + suit + class head (`FactoredHead`) on a new net")
+    p.add_argument("--device", default="cpu", help="cpu, or cuda (bf16 autocast) where a GPU is lent")
     p.add_argument("--init", type=Path, default=None, help="warm start from this .pt (a longer run in parts)")
     p.add_argument("--export-only", action="store_true",
                    help="write the --init checkpoint's ONNX to --onnx and stop (no data, no training)")
@@ -164,13 +167,16 @@ def _parser() -> argparse.ArgumentParser:
                    help="more validation crops, reported apart as 'hard'; repeat")
     p.add_argument("--out", type=Path, default=Path("models/index_classifier.pt"))
     p.add_argument("--onnx", type=Path, default=Path("models/index_classifier.onnx"))
+    p.add_argument("--no-export", action="store_true",
+                   help="write only the .pt (export later with --export-only), e.g. where onnx is absent")
     return p
 
 
 @dataclass(frozen=True)
 class Crops:
     """Training crops (`xt`, `yt`), validation crops with their source (`xv`, `yv`, `sv`) and the
-    hard validation crops reported apart (`xh`, `yh`; None without `--extra-val`)."""
+    hard validation crops reported apart (`xh`, `yh`; None without `--extra-val`); crops are
+    N x S x S x 3 uint8 BGR on the training device."""
 
     xt: torch.Tensor
     yt: torch.Tensor
@@ -181,19 +187,23 @@ class Crops:
     yh: torch.Tensor | None
 
 
-def load_crops(data: Path, extra: list[Path], extra_val: list[Path]) -> Crops:
+def load_crops(data: Path, extra: list[Path], extra_val: list[Path], device: str = "cpu") -> Crops:
     """`datasets.crops`' train/val.npz under `data`, the `extra` training crops appended."""
+    def t(a: np.ndarray) -> torch.Tensor:
+        return torch.from_numpy(a).to(device)
+
     tr, va = np.load(data / "train.npz"), np.load(data / "val.npz")
-    xt, yt = to_tensor(tr["x"]), torch.from_numpy(tr["y"]).long()
+    xs, ys = [tr["x"]], [tr["y"]]
     for path in extra:
         ex = np.load(path)
-        xt, yt = torch.cat([xt, to_tensor(ex["x"])]), torch.cat([yt, torch.from_numpy(ex["y"]).long()])
+        xs.append(ex["x"])
+        ys.append(ex["y"])
         print(f"+ {len(ex['y'])} training crops from {path}")
     hard = [np.load(f) for f in extra_val]
-    return Crops(xt, yt, to_tensor(va["x"]), torch.from_numpy(va["y"]).long(),
-                 torch.from_numpy(va["src"]).long(),
-                 torch.cat([to_tensor(h["x"]) for h in hard]) if hard else None,
-                 torch.cat([torch.from_numpy(h["y"]).long() for h in hard]) if hard else None)
+    return Crops(t(np.concatenate(xs)), t(np.concatenate(ys)).long(), t(va["x"]), t(va["y"]).long(),
+                 t(va["src"]).long(),
+                 t(np.concatenate([h["x"] for h in hard])) if hard else None,
+                 t(np.concatenate([h["y"] for h in hard])).long() if hard else None)
 
 
 def new_model(args: argparse.Namespace) -> nn.Module:
@@ -205,13 +215,14 @@ def new_model(args: argparse.Namespace) -> nn.Module:
         return model
     if args.backbone is not None:
         return YoloIndexNet(args.backbone, factored=args.factored)
-    return IndexNet(len(CLASSIFIER_NAMES), args.width)
+    return IndexNet(len(CLASSIFIER_NAMES), args.width, factored=args.factored)
 
 
 def fit(model: nn.Module, crops: Crops, args: argparse.Namespace, size: int) -> tuple[int, int, list]:
     """Train for `--minutes` (or `--steps`) on a cosine schedule with a 200-step warm-up, evaluating
     and checkpointing every `--eval-every` minutes; returns steps, crops seen and the evaluations."""
-    g = torch.Generator().manual_seed(args.seed)
+    g = torch.Generator(device=args.device).manual_seed(args.seed)
+    cuda = args.device.startswith("cuda")
     n_params = sum(p.numel() for p in model.parameters())
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     budget = args.minutes * 60
@@ -226,17 +237,19 @@ def fit(model: nn.Module, crops: Crops, args: argparse.Namespace, size: int) -> 
         lr = args.lr * min(1.0, (step + 1) / 200) * 0.5 * (1 + math.cos(math.pi * frac))
         for group in opt.param_groups:
             group["lr"] = lr
-        idx = torch.randint(0, len(crops.xt), (args.batch,), generator=g)
-        xb = augment(crops.xt[idx], g, args.wide_rotation)
-        loss = F.cross_entropy(model(xb), crops.yt[idx], label_smoothing=0.05)
+        idx = torch.randint(0, len(crops.xt), (args.batch,), generator=g, device=args.device)
+        xb = augment(as_input(crops.xt[idx]), g, args.wide_rotation)
+        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=cuda):
+            loss = F.cross_entropy(model(xb).float(), crops.yt[idx], label_smoothing=0.05)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
         step += 1
         seen += args.batch
         bar.n = min(int(time.time() - t0), int(budget))
-        bar.set_postfix(step=step, loss=f"{loss.item():.3f}", lr=f"{lr:.1e}", refresh=False)
-        bar.refresh()
+        if step % 50 == 0 or not cuda:  # reading the loss waits for the GPU
+            bar.set_postfix(step=step, loss=f"{loss.item():.3f}", lr=f"{lr:.1e}", refresh=False)
+            bar.refresh()
         if time.time() - last_eval > args.eval_every * 60:
             last_eval = time.time()
             r = evaluate(model, crops.xv, crops.yv, crops.sv, crops.xh, crops.yh)
@@ -265,11 +278,11 @@ def main(argv: list[str] | None = None) -> int:
     # small Adam moments become denormals late in a run and slow every step several times over
     torch.set_flush_denormal(True)
     torch.manual_seed(args.seed)
-    crops = load_crops(args.data, args.extra, args.extra_val)
-    size = crops.xt.shape[-1]
+    crops = load_crops(args.data, args.extra, args.extra_val, args.device)
+    size = crops.xt.shape[1]
     if size != CROP_SIZE:
         print(f"note: {size} px crops; the runtime default is {CROP_SIZE}, the ONNX metadata says {size}")
-    model = new_model(args)
+    model = new_model(args).to(args.device)
     t0 = time.time()
     step, seen, history = fit(model, crops, args, size)
     final = evaluate(model, crops.xv, crops.yv, crops.sv, crops.xh, crops.yh)
@@ -280,20 +293,25 @@ def main(argv: list[str] | None = None) -> int:
                "size": size, "width": args.width}
     print(json.dumps(summary))
     save(model, args, size, summary, history)
-    print(f"wrote {args.out} and {args.onnx} ({args.onnx.stat().st_size / 1e6:.2f} MB)")
+    print(f"wrote {args.out}" + ("" if args.no_export else f" and {args.onnx}"))
     return 0
 
 
 def save(model: nn.Module, args: argparse.Namespace, size: int, summary: dict, history: list) -> None:
     """The .pt (resumable with --init) and its ONNX export, written side by side."""
     args.out.parent.mkdir(parents=True, exist_ok=True)
+    device = next(model.parameters()).device
+    model.cpu()
     ckpt = {"state_dict": model.state_dict(), "names": list(CLASSIFIER_NAMES), "size": size,
             "width": args.width, "summary": summary, "history": history}
-    if not isinstance(model, IndexNet):
+    if isinstance(model, IndexNet):
+        ckpt["factored"] = model.factored  # an IndexNet is rebuilt from its width and head
+    else:
         ckpt["model"] = model  # the architecture too: it is not rebuilt from a width alone
     torch.save(ckpt, args.out)
-    export_onnx(model, args.onnx, size)
-    model.train()
+    if not args.no_export:
+        export_onnx(model, args.onnx, size)
+    model.to(device).train()
 
 
 if __name__ == "__main__":

@@ -127,3 +127,43 @@ def test_a_backbone_checkpoint_from_the_command_names_this_module(tmp_path: Path
     assert b"vision.index_nets" in pickled and b"__main__" not in pickled
     got = _load_and_read(pt, _smooth_crops(2, 5), tmp_path)
     assert got["cls"] == "vision.index_nets.YoloIndexNet" and got["head"] == "FactoredHead"
+
+
+@pytest.mark.usefixtures("denormals_restored")
+def test_a_factored_plain_net_is_rebuilt_from_its_checkpoint(tmp_path: Path) -> None:
+    """`--factored` without a backbone: an `IndexNet` with the rank + suit + card head, stored as
+    weights plus its width and head (not pickled whole), read back the same and exported later."""
+    from vision.index_nets import FactoredHead, IndexNet
+
+    data = tmp_path / "crops"
+    data.mkdir()
+    _crops(data / "train.npz", 32, 1)
+    _crops(data / "val.npz", 8, 2)
+    pt, onnx_path = tmp_path / "f.pt", tmp_path / "f.onnx"
+    assert main(["--data", str(data), "--steps", "2", "--batch", "8", "--width", "8", "--threads", "1",
+                 "--factored", "--out", str(pt), "--no-export", "--onnx", str(onnx_path)]) == 0
+    assert pt.is_file() and not onnx_path.exists()  # --no-export: the weights only
+
+    model, ckpt = load_checkpoint(pt)
+    assert isinstance(model, IndexNet) and isinstance(model.head, FactoredHead)
+    assert ckpt["factored"] is True and ckpt["width"] == 8 and "model" not in ckpt
+    assert main(["--init", str(pt), "--export-only", "--onnx", str(onnx_path)]) == 0
+    x = _smooth_crops(3, 7)
+    with torch.no_grad():
+        want = model.eval()(torch.from_numpy(x)).numpy()
+    got = ort.InferenceSession(str(onnx_path)).run(None, {"crops": x})[0]
+    np.testing.assert_allclose(got, want, atol=1e-4)
+
+
+def test_crops_are_fed_as_the_runtime_feeds_them() -> None:
+    """uint8 BGR crops, N x S x S x 3, become float RGB N x 3 x S x S in 0..1 only when a batch is
+    drawn (the training set stays uint8)."""
+    from vision.train_classifier import as_input
+
+    bgr = torch.tensor([[[[0, 51, 255], [255, 0, 0]], [[10, 20, 30], [0, 0, 0]]]], dtype=torch.uint8)
+    got = as_input(bgr)
+    assert got.shape == (1, 3, 2, 2) and got.dtype == torch.float32
+    want = np.array([[[[1.0, 0.0], [30 / 255, 0.0]],  # R
+                      [[0.2, 0.0], [20 / 255, 0.0]],  # G
+                      [[0.0, 1.0], [10 / 255, 0.0]]]], np.float32)  # B
+    np.testing.assert_allclose(got.numpy(), want, atol=1e-7)
