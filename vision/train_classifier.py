@@ -1,11 +1,12 @@
-"""Train the second-stage index classifier on the CPU (extra `train`) and export it to ONNX.
+"""Train the second-stage index classifier (extra `train`; CPU, or a lent GPU) and export it to ONNX.
 
     python -m vision.train_classifier --data cache/crops/c7 --backbone cache/pretrained/yolov8s_fall.pt \
         --factored --minutes 90 --out cache/clf/namer.pt --onnx cache/clf/namer.fp32.onnx
     python -m vision.train_classifier --data cache/crops/c7 --init cache/clf/namer.pt --minutes 80 \
         --lr 8e-4 --out cache/clf/namer.pt --onnx cache/clf/namer.fp32.onnx
 
-(the commands that made the shipped namers are in models/MODEL_CARD.md).
+(the commands that made the shipped namers are in models/MODEL_CARD.md; on a lent GPU,
+`scripts/train_namer_gpu.sh` builds the data and trains an `IndexNet` with `--device cuda`).
 
 Why it looks like this:
 - The budget is wall-clock (`--minutes`), not epochs: it shares two cores with the detector's
