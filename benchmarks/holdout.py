@@ -37,7 +37,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 import vision
-from benchmarks.metrics import IndexScore
+from benchmarks.metrics import IndexScore, MissKinds
 from benchmarks.pipeline import ROWS, match_seats, seat_right, truth_of
 from datasets.fingerprint import benchmark_fingerprint
 from datasets.synth.holdout import Split
@@ -164,7 +164,7 @@ def rendered(folder: Path, n: int, label: str) -> Iterator[tuple[dict, Path]]:
 
 
 def measure(folder: Path, det: Detector, n: int, label: str) -> tuple[SeatScore, IndexScore]:
-    seats, indices = SeatScore(), IndexScore()
+    seats, indices, misses = SeatScore(), IndexScore(), MissKinds()
     designs: Counter = Counter()
     for meta, image in rendered(folder, n, label):
         designs.update({c["design"] for c in meta["cards"]})
@@ -176,10 +176,15 @@ def measure(folder: Path, det: Detector, n: int, label: str) -> tuple[SeatScore,
                            unsure=reads.unsure, faint=reads.faint)
         seats.seconds.append(time.perf_counter() - t)
         seats.add(meta, table)
-        indices.add([(d.card, d.box) for d in dets if d.card in CLASS_NAMES], truth_boxes(meta))
+        def pairs(reads: list) -> list:
+            return [(d.card, d.box) for d in reads if d.card in CLASS_NAMES]
+
+        indices.add(pairs(dets), truth_boxes(meta))
+        misses.add(pairs(dets), pairs(reads.unsure), pairs(reads.faint), truth_boxes(meta))
     print(f"{label}: {seats.line()}")
     print(f"{label}: {seats.shown_line()}")
     print(f"{label}: {indices.line()}")
+    print(f"{label}: {misses.line()}")
     for line in seats.silent:
         print(f"{label}: wrong and not flagged: {line}")
     print(f"{label}: decks {', '.join(f'{k} {v}' for k, v in sorted(designs.items()))}")

@@ -98,6 +98,24 @@ class BoxMAP:
         return float(np.mean(aps)) if aps else 0.0
 
 
+def _boxes(reads: list[tuple[str, Box]]) -> np.ndarray:
+    return np.array([b for _, b in reads], dtype=float).reshape(-1, 4)
+
+
+def reads_on(predicted: list[tuple[str, Box]], truth: list[tuple[str, Box]]) -> list[int]:
+    """For each labelled box, the read that lies on it (its centre inside the box, or IoU >= 0.3;
+    of several, the one overlapping most), as an index into `predicted`, or -1 where none does."""
+    if not predicted or not truth:
+        return [-1] * len(truth)
+    tb, pb = _boxes(truth), _boxes(predicted)
+    ious = iou_matrix(tb, pb)
+    cx, cy = (pb[:, 0] + pb[:, 2]) / 2, (pb[:, 1] + pb[:, 3]) / 2
+    inside = ((cx >= tb[:, :1]) & (cx <= tb[:, 2:3]) & (cy >= tb[:, 1:2]) & (cy <= tb[:, 3:]))
+    there = np.where(inside | (ious >= 0.3), ious, -1.0)
+    best = there.argmax(axis=1)
+    return [int(j) if there[i, j] >= 0 else -1 for i, j in enumerate(best)]
+
+
 @dataclass
 class IndexScore:
     """Per labelled index box: does the read kept there carry the right card?
@@ -120,20 +138,14 @@ class IndexScore:
         self.labelled += len(truth)
         if not predicted:
             return
-        pb = np.array([b for _, b in predicted], dtype=float).reshape(-1, 4)
         if not truth:
             self.false_boxes += len(predicted)
             return
-        tb = np.array([b for _, b in truth], dtype=float)
-        ious = iou_matrix(tb, pb)
-        cx, cy = (pb[:, 0] + pb[:, 2]) / 2, (pb[:, 1] + pb[:, 3]) / 2
-        inside = ((cx >= tb[:, :1]) & (cx <= tb[:, 2:3]) & (cy >= tb[:, 1:2]) & (cy <= tb[:, 3:]))
-        there = np.where(inside | (ious >= 0.3), ious, -1.0)
-        for i, (card, _) in enumerate(truth):
-            j = int(np.argmax(there[i]))
-            if there[i, j] >= 0:
+        for (card, _), j in zip(truth, reads_on(predicted, truth), strict=True):
+            if j >= 0:
                 self.found += 1
                 self.right += predicted[j][0] == card
+        ious = iou_matrix(_boxes(truth), _boxes(predicted))
         self.false_boxes += int((ious.max(axis=0) < 0.1).sum())
 
     def line(self) -> str:
@@ -141,3 +153,36 @@ class IndexScore:
         return (f"labelled indices named right {self.right}/{self.labelled} ({100 * self.right / n:.1f}%), "
                 f"found {100 * self.found / n:.1f}%; false boxes {self.false_boxes} "
                 f"({self.false_boxes / max(1, self.photos):.2f} a photo)")
+
+
+@dataclass
+class MissKinds:
+    """What lies on each labelled index that no sure read names right: a sure read of another card
+    (*misnamed*), else an unsure read (*unsure*; *unsure_right* of them name the card), else a faint
+    read (`vision.detector.IndexReads`), else nothing (*unread*). It says which stage to improve: a
+    missing box is the proposer's, a right card under the bar is the namer's confidence."""
+
+    misnamed: int = 0
+    unsure: int = 0
+    unsure_right: int = 0
+    faint: int = 0
+    unread: int = 0
+
+    def add(self, sure: list[tuple[str, Box]], unsure: list[tuple[str, Box]],
+            faint: list[tuple[str, Box]], truth: list[tuple[str, Box]]) -> None:
+        on_sure, on_unsure, on_faint = (reads_on(r, truth) for r in (sure, unsure, faint))
+        for i, (card, _) in enumerate(truth):
+            if on_sure[i] >= 0:
+                self.misnamed += sure[on_sure[i]][0] != card
+            elif on_unsure[i] >= 0:
+                self.unsure += 1
+                self.unsure_right += unsure[on_unsure[i]][0] == card
+            elif on_faint[i] >= 0:
+                self.faint += 1
+            else:
+                self.unread += 1
+
+    def line(self) -> str:
+        return (f"indices not named right: misnamed {self.misnamed}; not read surely: an unsure read "
+                f"there {self.unsure} ({self.unsure_right} naming the card), a faint one {self.faint}, "
+                f"none {self.unread}")

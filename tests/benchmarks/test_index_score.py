@@ -30,3 +30,31 @@ def test_the_read_overlapping_most_is_the_one_that_counts():
     score = IndexScore()
     score.add([("Ad", (0, 0, 10, 12)), ("As", (0, 0, 10, 19))], LABELS[:1])
     assert (score.found, score.right) == (1, 1)
+
+
+@pytest.mark.parametrize(
+    ("sure", "unsure", "faint", "kinds"),
+    [
+        ([], [], [], (0, 0, 0, 0, 3)),  # nothing read: three unread
+        (LABELS, [], [], (0, 0, 0, 0, 0)),  # all named right: no miss
+        ([("Kd", (100, 0, 110, 20))], [("Kh", (100, 0, 110, 20))], [], (1, 0, 0, 0, 2)),  # a sure read wins
+        ([], [("As", (0, 0, 10, 20)), ("Kd", (100, 0, 110, 20))], [("2c", (200, 0, 210, 20))],
+         (0, 2, 1, 1, 0)),  # two unsure (one right), one faint
+        ([("As", (0, 30, 10, 50))], [], [("2c", (50, 50, 60, 70))], (0, 0, 0, 0, 3)),  # nothing on them
+    ],
+)
+def test_miss_kinds_say_what_lies_on_an_index_not_named_right(sure, unsure, faint, kinds):
+    from benchmarks.metrics import MissKinds
+
+    m = MissKinds()
+    m.add(sure, unsure, faint, LABELS)
+    assert (m.misnamed, m.unsure, m.unsure_right, m.faint, m.unread) == kinds
+
+
+def test_reads_on_picks_the_read_on_each_label():
+    from benchmarks.metrics import reads_on
+
+    reads = [("7s", (50, 50, 60, 70)), ("Kh", (101, 1, 109, 19)),
+             ("As", (0, 0, 10, 12)), ("As", (0, 0, 10, 19))]
+    assert reads_on(reads, LABELS) == [3, 1, -1]
+    assert reads_on([], LABELS) == [-1, -1, -1]
