@@ -1,7 +1,7 @@
 """Generalisation: four-seat phone photos of decks the reader never trained on, file to `TableRead` (slow).
 
     python -m benchmarks.holdout [--tables 30] [--seed 8080] [--size 4032] [--splits held_out,train]
-        [--classifier a.onnx,b.onnx] [--conf 0.6,0.5] [--unsure 0.25,0.6]
+        [--classifier a.onnx,b.onnx] [--conf 0.6,0.5] [--unsure 0.25,0.6] [--why]
 
 For each split of `datasets.synth.holdout` (held-out designs and fonts; the designs trained on), it
 renders ``--tables`` four-seat reveal photos (long side ``--size``, every seat facing its own side of
@@ -14,7 +14,9 @@ shipped reader (`vision.read`), and prints:
 - the same exact-seat share among the seats whose every card shows an index (the rest have a card
   under a chip, paper or another card, or out of the photo: no reader names those but by elimination);
 - labelled indices named right (the read kept on a labelled corner carries its card), found, and
-  false boxes a photo (kept reads on no labelled corner: pips, figures, backs, chips).
+  false boxes a photo (kept reads on no labelled corner: pips, figures, backs, chips);
+- what lies on the indices not named right (`benchmarks.metrics.MissKinds`), and with ``--why``, for
+  every wrong seat, what differs and what the reader has on each index of each card it lacks.
 
 The held-out figure is the one that predicts what a player with their own deck sees; the train
 split's figure beside it shows how much of the reader's accuracy is memory of the designs.
@@ -37,7 +39,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 import vision
-from benchmarks.metrics import IndexScore, MissKinds
+from benchmarks.metrics import IndexScore, MissKinds, read_on
 from benchmarks.pipeline import ROWS, match_seats, seat_right, truth_of
 from datasets.fingerprint import benchmark_fingerprint
 from datasets.synth.holdout import Split
@@ -45,9 +47,9 @@ from datasets.synth.scene import generate
 from datasets.synth.writer import write_scene
 from vision.classes import CLASS_NAMES
 from vision.classifier import namer_paths
-from vision.detector import Detector, get_detector
+from vision.detector import Detector, IndexReads, get_detector
 from vision.geometry import GeometryConfig, read_table
-from vision.types import TableRead
+from vision.types import SeatRead, TableRead
 
 REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "cache" / "bench"
@@ -90,6 +92,7 @@ class SeatScore:
     seconds: list[float] = field(default_factory=list)
 
     silent: list[str] = field(default_factory=list)  # "photo seat N: what differs" of unflagged wrong seats
+    wrong: list[tuple[int, SeatRead | None]] = field(default_factory=list)  # (true seat, seat read)
 
     def add(self, meta: dict, table: TableRead) -> None:
         """Match true seats to read seats by shared cards, then compare each seat's three rows."""
@@ -108,6 +111,7 @@ class SeatScore:
                 self.shown_exact += shown[t]
                 continue
             all_right = False
+            self.wrong.append((t, None if j is None else read[j]))
             # a seat read wrong must carry a problem naming it; a seat not read at all has no name,
             # so any problem on the table flags it (the table cannot be settled as read)
             flagged = flagged_all or (bool(table.problems) if j is None
@@ -155,6 +159,26 @@ def _difference(truth: dict[str, Counter], seat) -> str:
     return "; ".join(out)
 
 
+def why(meta: dict, wrong: list[tuple[int, SeatRead | None]], reads: IndexReads) -> list[str]:
+    """For each wrong seat of one photo: what differs and, for each card it lacks, what the reader has
+    on each of that card's indices (`read_on`: a sure, unsure or faint read, or nothing)."""
+    truth = truth_of(meta)
+    groups = {name: [(d.card, d.box, d.confidence) for d in getattr(reads, name) if d.card in CLASS_NAMES]
+              for name in ("sure", "unsure", "faint")}
+    lines = []
+    for t, seat in wrong:
+        lines.append(f"{meta['image']} true seat {t}: "
+                     + ("no seat read" if seat is None else _difference(truth[t], seat)))
+        for r in ROWS:
+            got = Counter(c.card for c in getattr(seat, r)) if seat is not None else Counter()
+            for card in sorted((truth[t][r] - got).elements()):
+                shown = [tuple(i["box"]) for c in meta["cards"] if c["card"] == card and c["seat"] == t
+                         for i in c.get("indices", []) if i["visible"]]
+                on = " | ".join(read_on(b, groups) for b in shown) or "no index shown"
+                lines.append(f"    lacks {card} ({r}): {on}")
+    return lines
+
+
 def rendered(folder: Path, n: int, label: str) -> Iterator[tuple[dict, Path]]:
     """The first `n` scenes `render` wrote to `folder`: each one's meta and its photo file (a progress
     bar named `label`)."""
@@ -163,7 +187,8 @@ def rendered(folder: Path, n: int, label: str) -> Iterator[tuple[dict, Path]]:
         yield meta, folder / "images" / meta["image"]
 
 
-def measure(folder: Path, det: Detector, n: int, label: str) -> tuple[SeatScore, IndexScore]:
+def measure(folder: Path, det: Detector, n: int, label: str,
+            explain: bool = False) -> tuple[SeatScore, IndexScore]:
     seats, indices, misses = SeatScore(), IndexScore(), MissKinds()
     designs: Counter = Counter()
     for meta, image in rendered(folder, n, label):
@@ -175,7 +200,11 @@ def measure(folder: Path, det: Detector, n: int, label: str) -> tuple[SeatScore,
         table = read_table(dets, width=photo.width, height=photo.height, cfg=GeometryConfig(),
                            unsure=reads.unsure, faint=reads.faint)
         seats.seconds.append(time.perf_counter() - t)
+        before = len(seats.wrong)
         seats.add(meta, table)
+        if explain:
+            for line in why(meta, seats.wrong[before:], reads):
+                tqdm.write(f"{label}: {line}")
         def pairs(reads: list) -> list:
             return [(d.card, d.box) for d in reads if d.card in CLASS_NAMES]
 
@@ -205,6 +234,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--classifier", default="", help="namers to compare, comma-separated, each an ONNX "
                     "file or a committee a.onnx+b.onnx (default: the detector's own)")
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    ap.add_argument("--why", action="store_true",
+                    help="for every wrong seat, what differs and what lies on each index of a card it lacks")
     args = ap.parse_args(argv)
     splits = [Split(s) for s in args.splits.split(",") if s]
     # Render before any onnxruntime session exists: a fork taken after its threads started can hang.
@@ -223,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
         for n in namers for c in confs for u in floors}
     for s in splits:
         for name, det in readers.items():
-            measure(folders[s], det, args.tables, f"{s.value:>8}{name}")
+            measure(folders[s], det, args.tables, f"{s.value:>8}{name}", args.why)
     return 0
 
 

@@ -186,3 +186,14 @@ class MissKinds:
         return (f"indices not named right: misnamed {self.misnamed}; not read surely: an unsure read "
                 f"there {self.unsure} ({self.unsure_right} naming the card), a faint one {self.faint}, "
                 f"none {self.unread}")
+
+
+def read_on(box: Box, groups: dict[str, list[tuple[str, Box, float]]]) -> str:
+    """What the reader has on one labelled index box: the first group (in order, e.g. sure, unsure,
+    faint) with a read lying on it (`reads_on`), as "group card confidence", else "nothing"."""
+    for name, reads in groups.items():
+        j = reads_on([(c, b) for c, b, _ in reads], [("", box)])[0]
+        if j >= 0:
+            card, _, conf = reads[j]
+            return f"{name} {card} {conf:.2f}"
+    return "nothing"

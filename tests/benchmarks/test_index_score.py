@@ -58,3 +58,18 @@ def test_reads_on_picks_the_read_on_each_label():
              ("As", (0, 0, 10, 12)), ("As", (0, 0, 10, 19))]
     assert reads_on(reads, LABELS) == [3, 1, -1]
     assert reads_on([], LABELS) == [-1, -1, -1]
+
+
+@pytest.mark.parametrize(
+    ("groups", "said"),
+    [
+        ({}, "nothing"),
+        ({"sure": [("As", (0, 0, 10, 20), 0.93)]}, "sure As 0.93"),
+        ({"sure": [("7s", (50, 50, 60, 70), 0.9)], "unsure": [("Ad", (1, 1, 9, 19), 0.4)]}, "unsure Ad 0.40"),
+        ({"sure": [("Ks", (0, 0, 10, 20), 0.7)], "unsure": [("As", (0, 0, 10, 20), 0.5)]}, "sure Ks 0.70"),
+    ],
+)
+def test_read_on_names_the_first_group_with_a_read_on_the_box(groups, said):
+    from benchmarks.metrics import read_on
+
+    assert read_on((0, 0, 10, 20), groups) == said

@@ -67,3 +67,26 @@ def test_seats_with_a_hidden_card_are_counted_apart():
     score.add(meta, TableRead([_seat(0, HANDS[0]), _seat(1, wrong)]))  # seat 0 right, its Jc hidden
     assert (score.exact, score.shown, score.shown_exact) == (1, 1, 0)
     assert "0/1 exact" in score.shown_line()
+
+
+def test_why_says_what_lies_on_each_card_a_wrong_seat_lacks():
+    from benchmarks.holdout import why
+    from vision.detector import IndexReads
+    from vision.types import Detection
+
+    meta = _meta()
+    for k, c in enumerate(meta["cards"]):  # one visible index per card, side by side
+        c["indices"] = [{"box": [20.0 * k, 0.0, 20.0 * k + 10, 20.0], "visible": True}]
+    box = {c["card"]: tuple(c["indices"][0]["box"]) for c in meta["cards"]}
+    wrong = ("As Ks Qs", "2h 3h 4h 5h 6d", "7c 8c 9c Tc Jc")
+    score = SeatScore()
+    score.add(meta, TableRead([_seat(0, wrong)]))
+    reads = IndexReads(sure=[Detection("6d", box["6h"], 0.9)], unsure=[Detection("Ad", box["Ad"], 0.41)],
+                       faint=[Detection("Kh", box["Kd"], 0.1)])
+    lines = why(meta, score.wrong, reads)
+    assert lines[:2] == ["t.jpg true seat 0: middle missing ['6h'] extra ['6d']",
+                         "    lacks 6h (middle): sure 6d 0.90"]
+    assert lines[2] == "t.jpg true seat 1: no seat read"
+    assert lines[3:6] == ["    lacks Ad (head): unsure Ad 0.41", "    lacks Kd (head): faint Kh 0.10",
+                          "    lacks Qd (head): nothing"]
+    assert len(lines) == 3 + 13
