@@ -48,15 +48,16 @@ def measure(
     t0 = time.perf_counter()
     for image, truth in tqdm(items, desc=label, leave=False):
         dets = detector.detect(image)
-        cards.add([d.card for d in dets if d.confidence >= conf], [c for c, _ in truth])
-        boxes.add([(d.card, d.box, d.confidence) for d in dets], truth)
-        indices.add([(d.card, d.box) for d in dets if d.confidence >= conf], truth)
         # every dedupe keeps the surer read, so filtering the low-threshold reads gives the reads the
-        # detector makes at its operating threshold, and its unsure ones
+        # detector makes at its operating threshold, its unsure ones, and those under the unsure floor
         sure = [d for d in dets if d.confidence >= conf]
         unsure = [d for d in dets if DEFAULT_UNSURE_CONF <= d.confidence < conf]
-        misses.add(*([(d.card, d.box) for d in reads] for reads in
-                     (sure, unsure, [d for d in dets if d.confidence < DEFAULT_UNSURE_CONF])), truth)
+        faint = [d for d in dets if d.confidence < DEFAULT_UNSURE_CONF]
+        cards.add([d.card for d in sure], [c for c, _ in truth])
+        boxes.add([(d.card, d.box, d.confidence) for d in dets], truth)
+        sure_boxes = [(d.card, d.box) for d in sure]
+        indices.add(sure_boxes, truth)
+        misses.add(sure_boxes, [(d.card, d.box) for d in unsure], [(d.card, d.box) for d in faint], truth)
         for name, extra in (("sure reads", []), ("with unsure", unsure)):
             t = read_table(sure, unsure=extra)
             tables[name].add([c.card for s in t.seats for c in s.cards] + [c.card for c in t.orphans],

@@ -49,7 +49,7 @@ from vision.classes import CLASS_NAMES
 from vision.classifier import namer_paths
 from vision.detector import Detector, IndexReads, get_detector
 from vision.geometry import GeometryConfig, read_table
-from vision.types import SeatRead, TableRead
+from vision.types import Box, Detection, SeatRead, TableRead
 
 REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "cache" / "bench"
@@ -179,6 +179,11 @@ def why(meta: dict, wrong: list[tuple[int, SeatRead | None]], reads: IndexReads)
     return lines
 
 
+def _card_boxes(reads: list[Detection]) -> list[tuple[str, Box]]:
+    """(card, box) of the reads that name a card, as the index metrics take them."""
+    return [(d.card, d.box) for d in reads if d.card in CLASS_NAMES]
+
+
 def rendered(folder: Path, n: int, label: str) -> Iterator[tuple[dict, Path]]:
     """The first `n` scenes `render` wrote to `folder`: each one's meta and its photo file (a progress
     bar named `label`)."""
@@ -205,11 +210,9 @@ def measure(folder: Path, det: Detector, n: int, label: str,
         if explain:
             for line in why(meta, seats.wrong[before:], reads):
                 tqdm.write(f"{label}: {line}")
-        def pairs(reads: list) -> list:
-            return [(d.card, d.box) for d in reads if d.card in CLASS_NAMES]
-
-        indices.add(pairs(dets), truth_boxes(meta))
-        misses.add(pairs(dets), pairs(reads.unsure), pairs(reads.faint), truth_boxes(meta))
+        truth, sure = truth_boxes(meta), _card_boxes(dets)
+        indices.add(sure, truth)
+        misses.add(sure, _card_boxes(reads.unsure), _card_boxes(reads.faint), truth)
     print(f"{label}: {seats.line()}")
     print(f"{label}: {seats.shown_line()}")
     print(f"{label}: {indices.line()}")
