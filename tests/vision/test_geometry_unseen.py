@@ -149,3 +149,23 @@ def test_an_unsure_read_of_a_read_cards_other_corner_adds_no_card():
                     unsure=[Detection(last["card"], br, 0.45)])
     assert sum(len(s.cards) for s in tr.seats) == 12
     assert ("seat_count", 0, None) in {(p.kind, p.seat, p.row) for p in tr.problems}
+
+
+@pytest.mark.parametrize(("card", "box", "taken"), [
+    # a read whose centre lies inside a read card's box: that index read again (a box on its pip)
+    ("9c", (10.0, 5.0, 50.0, 25.0), True),
+    # the next card's index of a sideways seat under tilt: its centre 27 px from the read's, under half
+    # the read's 60 px longer side, yet outside its box and the box around it: a card of its own
+    ("9c", (20.0, 25.0, 60.0, 45.0), False),
+    # a read card's other corner: the same name a card diagonal away
+    ("Ks", (120.0, 100.0, 180.0, 120.0), True),
+    # the same place, another name: a card of its own
+    ("9c", (120.0, 100.0, 180.0, 120.0), False),
+])
+def test_an_unsure_read_is_one_read_already_only_where_the_boxes_say_so(card, box, taken):
+    from vision.geometry.config import GeometryConfig
+    from vision.geometry.fill import _taken
+    from vision.geometry.parts import _Card
+
+    read = _Card("Ks", 0.9, [(0.0, 0.0, 60.0, 20.0)], [np.array([30.0, 10.0])], None)
+    assert _taken([read], card, box, GeometryConfig()) is taken

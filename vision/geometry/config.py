@@ -28,8 +28,6 @@ class GeometryConfig:
     # a stray card or an unsure read (`fill`) joins a row it lies at most this far beyond the ends of
     # (a card's width)
     row_reach: float = 4.0
-    # an unsure read only this far from every index read already (nearer, it is one of them read again)
-    fill_apart: float = 0.5
     # ... and only into a seat of at least this many cards: a hand laid out, short of a card or two (a
     # photo of a few loose cards has rows short everywhere, and its unsure reads are mostly not cards)
     fill_min_seat: int = 10

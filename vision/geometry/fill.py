@@ -28,13 +28,15 @@ def fill_from_unsure(
     to 3/5/5 (`cards` and the frames take them in); returns the cards added.
 
     A read lies on a row when its index is within `cfg.attach` of the row's line and at most a card's
-    width (`cfg.row_reach` index heights) beyond its ends (`row_at`); it is passed over within
-    `cfg.fill_apart` of an index read already, or within `cfg.pair_max` of a read of the same card
-    (it would be that card's other corner, not a card missing)."""
+    width (`cfg.row_reach` index heights) beyond its ends (`row_at`); it is passed over where its box and an
+    index read already hold each other's centre (that index read again: a box on its pip, one shifted
+    half off it), or within `cfg.pair_max` of a read of the same card (that card's other corner, not
+    a card missing). Boxes, not a distance in index heights: under tilt a sideways seat's indices are
+    wide and short, and the next card's lies closer than half an index's longer side."""
     added: list[_Card] = []
     for d in sorted(unsure, key=lambda d: -d.confidence):
         p = np.array(d.center)
-        if _taken(cards, d.card, p, cfg):
+        if _taken(cards, d.card, d.box, cfg):
             continue
         spot = row_at(frames, p, cfg)
         if spot is None:
@@ -53,16 +55,24 @@ def fill_from_unsure(
     return added
 
 
-def _taken(cards: list[_Card], name: str, p: np.ndarray, cfg: GeometryConfig) -> bool:
-    """Whether an index at `p` read as `name` is one read already, or a read card's other corner."""
+def _taken(cards: list[_Card], name: str, box: tuple[float, float, float, float], cfg: GeometryConfig
+           ) -> bool:
+    """Whether an index read as `name` in `box` is one read already (either read's centre lies inside
+    the other's box), or a read card's other corner (the same card within `cfg.pair_max` of it)."""
+    p = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
     for c in cards:
         if c.gone:
             continue
-        for q in c.points:
-            d = float(np.linalg.norm(q - p)) / c.size
-            if d < cfg.fill_apart or (c.card == name and d <= cfg.pair_max):
+        for q, b in zip(c.points, c.boxes, strict=True):
+            if _inside(p, b) or _inside(q, box):
+                return True
+            if c.card == name and float(np.linalg.norm(q - p)) / c.size <= cfg.pair_max:
                 return True
     return False
+
+
+def _inside(p: np.ndarray, box: tuple[float, float, float, float]) -> bool:
+    return bool(box[0] <= p[0] <= box[2] and box[1] <= p[1] <= box[3])
 
 
 def row_hit(fr: SeatFrame, p: np.ndarray, cfg: GeometryConfig, unit: float | None = None
