@@ -192,3 +192,26 @@ def test_an_extra_read_with_a_likely_other_name_is_still_left_out():
     assert got(tr) == truth_as_read(scene)
     assert [(p.kind, p.seat, p.card) for p in tr.problems] == [("false_read", 0, elsewhere),
                                                                ("contested", 1, elsewhere)]
+
+
+def test_a_seat_of_fourteen_leaves_out_the_read_most_likely_background():
+    """A glyph of the card art read as a joker: the namer gives it 81% (19% background) and no other
+    card, while every real read is 92% with 5% of its card share on a neighbour. Among the cards the
+    joker looks surer; with background counted it is the least likely card, and it is what leaves."""
+    scene = build_table(2, seed=7)
+    dets = detections(scene, seed=3)
+
+    def scores(top: str, share: float) -> np.ndarray:
+        p = np.full(54, (1 - share) / 53, np.float32)
+        p[CLASS_INDEX[top]] = share
+        return p
+
+    real = [Detection(d.card, d.box, 0.92, scores(d.card, 0.95)) for d in dets]
+    mids = sorted((c for c in scene["cards"] if c["seat"] == 0 and c["row"] == "middle"),
+                  key=lambda c: c["position"])
+    a, b = (np.array(mids[k]["indices"][0]["box"], float) for k in (1, 2))
+    glyph = Detection("SJ", tuple(float(v) for v in (a + b) / 2), 0.81, scores("SJ", 0.99))
+    tr = read_table([*real, glyph])
+    assert got(tr) == truth_as_read(scene)
+    assert [(p.kind, p.seat, p.card) for p in tr.problems] == [("false_read", 0, "SJ")]
+    assert [o.card for o in tr.orphans] == ["SJ"]

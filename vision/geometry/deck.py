@@ -79,7 +79,7 @@ def fix_with_deck(
     if not scored or len(scored) > len(slots) + sum(s.count for s in seats):
         return [], []
     logp = np.log(np.clip(np.stack([cards[i].scores for i in scored]).astype(np.float64), 1e-9, 1.0))
-    cost = -logp[:, [CLASS_INDEX[s] for s in slots]]
+    cost = -logp[:, [CLASS_INDEX[s] for s in slots]] - np.log([_card_mass(cards[i]) for i in scored])[:, None]
     never = 1e6  # a card of another seat cannot fill this seat's false-read slot
     bonus = 1e3  # a slot that must be filled is, by the cards whose own names are least probable
     for seat in seats:
@@ -102,6 +102,14 @@ def fix_with_deck(
             c.confidence = float(c.scores[CLASS_INDEX[new]])
             changed.append(c)
     return changed, false
+
+
+def _card_mass(c: _Card) -> float:
+    """How probable it is that `c` is a card at all: its read's probability with background counted
+    (`confidence`) over its share among the cards (`scores`, background left out). A glyph in the card
+    art read as a joker can be sure which card it would be and still be half background."""
+    share = float(c.scores[CLASS_INDEX[c.card]]) if c.scores is not None and c.card in CLASS_INDEX else 0.0
+    return float(np.clip(c.confidence / share, 1e-3, 1.0)) if share > 0 else 1.0
 
 
 def _leave_out_false_reads(
