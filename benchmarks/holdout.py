@@ -12,7 +12,9 @@ shipped reader (`vision.read`), and prints:
 - wrong seats flagged: a wrong seat must carry a problem naming it, or the table one naming no seat
   (a true seat not read at all: any problem on the table);
 - the same exact-seat share among the seats whose every card shows an index (the rest have a card
-  under a chip, paper or another card, or out of the photo: no reader names those but by elimination);
+  under a chip, paper or another card, or out of the photo: no reader names those but by elimination),
+  and by how blurred each seat's indices are (the photo's blur over the seat's index height: a far
+  seat of a blurred photo can be illegible to anyone);
 - labelled indices named right (the read kept on a labelled corner carries its card), found, and
   false boxes a photo (kept reads on no labelled corner: pips, figures, backs, chips);
 - what lies on the indices not named right (`benchmarks.metrics.MissKinds`), and with ``--why``, for
@@ -33,6 +35,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import pairwise
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -89,6 +92,7 @@ class SeatScore:
     tables_exact: int = 0
     shown: int = 0  # seats whose every card shows at least one index (`all_shown`)
     shown_exact: int = 0
+    by_blur: dict[int, list[int]] = field(default_factory=dict)  # `BLUR_EDGES` bucket -> [exact, seats]
     seconds: list[float] = field(default_factory=list)
 
     silent: list[str] = field(default_factory=list)  # "photo seat N: what differs" of unflagged wrong seats
@@ -104,11 +108,15 @@ class SeatScore:
         flagged_all = any(p.seat is None for p in table.problems)
         all_right = len(read) == len(ts)
         shown = all_shown(meta)
+        blur = blur_over_index(meta)
         for t, j in zip(ts, match_seats(truth, read), strict=True):
             self.shown += shown[t]
+            bucket = self.by_blur.setdefault(blur_bucket(blur[t]), [0, 0]) if t in blur else [0, 0]
+            bucket[1] += 1
             if j is not None and seat_right(truth[t], read[j]):
                 self.exact += 1
                 self.shown_exact += shown[t]
+                bucket[0] += 1
                 continue
             all_right = False
             self.wrong.append((t, None if j is None else read[j]))
@@ -134,6 +142,41 @@ class SeatScore:
         return (f"seats whose 13 cards all show an index: {self.shown_exact}/{self.shown} exact "
                 f"({100 * self.shown_exact / max(1, self.shown):.1f}%; the others have a card covered or "
                 f"out of the photo)")
+
+
+    def blur_line(self) -> str:
+        """Seats exact by how blurred their indices are (`blur_over_index`), in `BLUR_EDGES` buckets."""
+        names = [f"< {BLUR_EDGES[0]}", *(f"{a}-{b}" for a, b in pairwise(BLUR_EDGES)), f">= {BLUR_EDGES[-1]}"]
+        parts = [f"{names[k]} {e}/{n}" for k, (e, n) in sorted(self.by_blur.items())]
+        return "seats exact by blur over their index height: " + (", ".join(parts) or "no blur recorded")
+
+
+# Buckets of `blur_over_index`: a Gaussian of sigma 0.1 index heights smears a rank glyph (about half
+# the index) past what a person reads with confidence.
+BLUR_EDGES = (0.03, 0.06, 0.09)
+
+
+def blur_over_index(meta: dict) -> dict[int, float]:
+    """For each true seat, the photo's blur (`datasets.synth.effects.Blur`: a defocus's sigma, or a
+    shake's length over sqrt(12), the spread of a uniform line) over the seat's median shown index
+    height (the box's longer side), both in photo pixels. A far seat of a blurred photo can be
+    illegible to anyone; this tells those seats from the reader's misses. Empty without a recorded blur."""
+    blur = meta.get("blur")
+    if blur is None:
+        return {}
+    sigma = blur["px"] / 12 ** 0.5 if blur["kind"] == "shake" else blur["px"]
+    sides: dict[int, list[float]] = {}
+    for c in meta["cards"]:
+        for i in c.get("indices", []):
+            if c["seat"] is not None and i["visible"]:
+                b = i["box"]
+                sides.setdefault(c["seat"], []).append(max(b[2] - b[0], b[3] - b[1]))
+    return {s: sigma / statistics.median(v) for s, v in sides.items()}
+
+
+def blur_bucket(ratio: float) -> int:
+    """Which `BLUR_EDGES` bucket a `blur_over_index` ratio falls in (0: under the first edge)."""
+    return sum(ratio >= e for e in BLUR_EDGES)
 
 
 def all_shown(meta: dict) -> dict[int, bool]:
@@ -215,6 +258,7 @@ def measure(folder: Path, det: Detector, n: int, label: str,
         misses.add(sure, _card_boxes(reads.unsure), _card_boxes(reads.faint), truth)
     print(f"{label}: {seats.line()}")
     print(f"{label}: {seats.shown_line()}")
+    print(f"{label}: {seats.blur_line()}")
     print(f"{label}: {indices.line()}")
     print(f"{label}: {misses.line()}")
     for line in seats.silent:

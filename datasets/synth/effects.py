@@ -7,6 +7,8 @@ the file is written.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -93,19 +95,30 @@ def white_balance_gains(rng: np.random.Generator) -> np.ndarray:
     return np.array([1 - warm, 1 + rng.normal(0, 0.03), 1 + warm], np.float32)
 
 
-def blur(img: np.ndarray, rng: np.random.Generator, scale: float) -> np.ndarray:
+@dataclass(frozen=True)
+class Blur:
+    """The blur a photo was given: `kind` "none", "defocus" or "shake", and its extent in photo pixels
+    (the Gaussian's sigma, or the length of the shake's line). Written to the scene's meta, so a
+    benchmark can tell a seat the reader missed from one no reader could read."""
+
+    kind: str = "none"
+    px: float = 0.0
+
+
+def blur(img: np.ndarray, rng: np.random.Generator, scale: float) -> tuple[np.ndarray, Blur]:
     """Defocus or a short camera shake (uint8 in/out: filtering 8-bit images is much faster)."""
     r = rng.random()
     if r < 0.4:
-        return cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.3) * max(0.5, scale))
+        sigma = rng.uniform(0.3, 1.3) * max(0.5, scale)
+        return cv2.GaussianBlur(img, (0, 0), sigma), Blur("defocus", float(sigma))
     if r < 0.52:  # motion blur: a short line kernel
         k = int(rng.integers(3, 8) * max(0.5, scale)) | 1
         ker = np.zeros((k, k), np.float32)
         ker[k // 2, :] = 1.0
         M = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1.0)
         ker = cv2.warpAffine(ker, M, (k, k))
-        return cv2.filter2D(img, -1, ker / max(ker.sum(), 1e-6))
-    return img
+        return cv2.filter2D(img, -1, ker / max(ker.sum(), 1e-6)), Blur("shake", float(k))
+    return img, Blur()
 
 
 def noise(img: np.ndarray, rng: np.random.Generator, sigma: float) -> np.ndarray:
@@ -117,8 +130,9 @@ def noise(img: np.ndarray, rng: np.random.Generator, sigma: float) -> np.ndarray
     return img + n
 
 
-def photo(img: np.ndarray, rng: np.random.Generator, scale: float) -> tuple[np.ndarray, int]:
-    """Apply the photo chain to a uint8 BGR image; return it and the JPEG quality to save with."""
+def photo(img: np.ndarray, rng: np.random.Generator, scale: float) -> tuple[np.ndarray, int, Blur]:
+    """Apply the photo chain to a uint8 BGR image; return it, the JPEG quality to save with and the
+    blur it was given."""
     f = img.astype(np.float32)
     f = lighting(f, rng, white_balance_gains(rng))
     if rng.random() < 0.25:
@@ -126,8 +140,8 @@ def photo(img: np.ndarray, rng: np.random.Generator, scale: float) -> tuple[np.n
     if rng.random() < 0.25:
         f = glare(f, rng)
     out = np.clip(f, 0, 255).astype(np.uint8)
-    out = blur(out, rng, scale)
+    out, blurred = blur(out, rng, scale)
     sigma = rng.uniform(0, 7)
     if sigma >= 0.5:
         out = np.clip(noise(out.astype(np.float32), rng, sigma), 0, 255).astype(np.uint8)
-    return out, int(rng.integers(45, 96))
+    return out, int(rng.integers(45, 96)), blurred

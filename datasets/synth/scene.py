@@ -106,9 +106,10 @@ def generate(
         shadow = Shadow((r * np.cos(d), r * np.sin(d)), rng.uniform(1, 6) * scale, rng.uniform(0.15, 0.5))
     owner = draw_layout(canvas, layout, rng, shadow)
     img = cv2.warpPerspective(canvas, cam.H, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-    img, quality = effects.photo(img, rng, scale)
+    img, quality, blurred = effects.photo(img, rng, scale)
     labels, meta = _annotate(layout, owner, cam, (W, H))
     meta["kind"] = kind
+    meta["blur"] = {"kind": blurred.kind, "px": round(blurred.px, 2)}
     return Scene(img, quality, labels, meta)
 
 

@@ -90,3 +90,24 @@ def test_why_says_what_lies_on_each_card_a_wrong_seat_lacks():
     assert lines[3:6] == ["    lacks Ad (head): unsure Ad 0.41", "    lacks Kd (head): faint Kh 0.10",
                           "    lacks Qd (head): nothing"]
     assert len(lines) == 3 + 13
+
+
+def test_seats_are_counted_by_their_blur_over_index_height():
+    """A defocus of sigma 3 px on seat 0's 60 px indices (0.05) and seat 1's 25 px ones (0.12); a
+    shake's line of 12 px spreads like a sigma of 12 / sqrt(12)."""
+    from benchmarks.holdout import blur_over_index
+
+    meta = _meta()
+    for c in meta["cards"]:
+        side = 60.0 if c["seat"] == 0 else 25.0
+        c["indices"] = [{"box": [0.0, 0.0, side / 2, side], "visible": True}]
+    meta["blur"] = {"kind": "defocus", "px": 3.0}
+    assert blur_over_index(meta) == {0: 0.05, 1: 0.12}
+    wrong = ("Ad Kd Qd", "2s 3s 4s 5s 6s", "7h 8h 9h Th Jd")
+    score = SeatScore()
+    score.add(meta, TableRead([_seat(0, HANDS[0]), _seat(1, wrong)]))
+    assert score.by_blur == {1: [1, 1], 3: [0, 1]}
+    assert score.blur_line() == "seats exact by blur over their index height: 0.03-0.06 1/1, >= 0.09 0/1"
+    meta["blur"] = {"kind": "shake", "px": 12.0}
+    assert blur_over_index(meta)[0] == 12.0 / 12 ** 0.5 / 60.0
+    assert SeatScore().blur_line() == "seats exact by blur over their index height: no blur recorded"
