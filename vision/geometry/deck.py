@@ -56,8 +56,9 @@ def fix_with_deck(
     """Re-read cards so no card appears more often than the deck holds, most probable first; returns
     the cards renamed and the cards taken as false reads.
 
-    One assignment maximises the summed log scores, so a card keeps its top class unless another card
-    has a stronger claim to it. `overfull` lists the seats that may give up cards as false reads
+    One assignment maximises the summed log scores (each read's class score times how probable it is
+    a card at all, `_card_mass`), so a card keeps its top class unless another card has a stronger
+    claim to it. `overfull` lists the seats that may give up cards as false reads
     (`FalseReadSlots`): a seat of more than 13 must give up its extra ones (no hand holds 14: a half
     box on an index, a glyph in the card art), a seat of a few loose cards may give up any, a hand
     may give up the repeat of a card read twice in it (`read._false_read_slots`); each false read
