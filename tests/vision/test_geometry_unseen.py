@@ -169,3 +169,21 @@ def test_an_unsure_read_is_one_read_already_only_where_the_boxes_say_so(card, bo
 
     read = _Card("Ks", 0.9, [(0.0, 0.0, 60.0, 20.0)], [np.array([30.0, 10.0])], None)
     assert _taken([read], card, box, GeometryConfig()) is taken
+
+
+def test_a_card_read_surely_a_row_off_goes_where_its_unsure_index_read_completes_the_hand():
+    """A joker's art read surely as the joker lies on the tail's line, between two tail cards (the
+    seat reads 3/4/6); the joker's own index, on the middle row where a card lacks, is read only
+    unsurely. One card, two reads: it goes where the hand comes out 3/5/5, unflagged (both reads name
+    it); with the unsure read away, it stays in the tail and the rows are flagged."""
+    scene = build_table(1, seed=13)
+    joker = next(c for c in scene["cards"] if c["row"] == "middle" and c["position"] == 2)
+    dets, tl = _without(detections(scene), joker)
+    tails = sorted((c for c in scene["cards"] if c["row"] == "tail"), key=lambda c: c["position"])
+    a, b = (np.array(tails[k]["indices"][0]["box"], float) for k in (1, 2))
+    art = Detection(joker["card"], tuple(float(v) for v in (a + b) / 2), 0.97)
+    tr = read_table([*dets, art], unsure=[Detection(joker["card"], tl, 0.41)])
+    assert got(tr) == truth_as_read(scene)
+    assert tr.problems == []
+    alone = read_table([*dets, art])
+    assert {(p.kind, p.row) for p in alone.problems} >= {("row_length", "middle"), ("row_length", "tail")}

@@ -28,16 +28,20 @@ def fill_from_unsure(
     to 3/5/5 (`cards` and the frames take them in); returns the cards added.
 
     A read lies on a row when its index is within `cfg.attach` of the row's line and at most a card's
-    width (`cfg.row_reach` index heights) beyond its ends (`row_at`); it is passed over where its box and an
-    index read already hold each other's centre (that index read again: a box on its pip, one shifted
-    half off it), or within `cfg.pair_max` of a read of the same card (that card's other corner, not
-    a card missing). Boxes, not a distance in index heights: under tilt a sideways seat's indices are
-    wide and short, and the next card's lies closer than half an index's longer side."""
+    width (`cfg.row_reach` index heights) beyond its ends (`row_at`); it is passed over where its box
+    and an index read already hold each other's centre (that index read again: a box on its pip, one
+    shifted half off it). Boxes, not a distance in index heights: under tilt a sideways seat's indices
+    are wide and short, and the next card's lies closer than half an index's longer side.
+
+    Within `cfg.pair_max` of a one-corner read of the same card it is that card's, not a card
+    missing: the card is placed at whichever of its two reads puts its seat nearer 3/5/5 (a joker's
+    art read surely as the joker, the joker's own index only unsurely: the art lies a row off)."""
     added: list[_Card] = []
     for d in sorted(unsure, key=lambda d: -d.confidence):
         p = np.array(d.center)
-        if _taken(cards, d.card, d.box, cfg):
+        if _read_here(cards, d.box):
             continue
+        twin = _same_card_near(cards, d.card, p, cfg)
         spot = row_at(frames, p, cfg)
         if spot is None:
             continue
@@ -45,6 +49,9 @@ def fill_from_unsure(
         counts = [len(r) for r in fr.rows]
         if sum(counts) < cfg.fill_min_seat:
             continue  # not a hand laid out: loose cards
+        if twin is not None:
+            _move_if_nearer(fr, twin, p, d.box, spot[1])
+            continue
         if count_error([n + (k == spot[1]) for k, n in enumerate(counts)]) >= count_error(counts):
             continue  # that row is not short of a card
         card = replace(_single(d), unsure=True)
@@ -55,20 +62,47 @@ def fill_from_unsure(
     return added
 
 
+def _move_if_nearer(fr: SeatFrame, card: _Card, p: np.ndarray, box: tuple[float, float, float, float],
+                    row: int) -> None:
+    """Move a one-corner card of `fr` to the read at `p` (in `box`, on row `row`) when its seat's
+    counts come nearer 3/5/5 that way."""
+    j = next((k for k, m in enumerate(fr.members) if m is card), None)
+    if j is None or len(card.points) != 1:
+        return
+    now = next(r for r, members in enumerate(fr.rows) if j in members)
+    counts = [len(r) for r in fr.rows]
+    moved = [n - (k == now) + (k == row) for k, n in enumerate(counts)]
+    if now == row or count_error(moved) >= count_error(counts):
+        return
+    fr.rows[now].remove(j)
+    fr.anchors[j] = p
+    fr.rows[row].append(j)
+    fr.rows[row].sort(key=lambda i: float(fr.anchors[i] @ fr.right))
+    card.points, card.boxes = [p], [box]
+
+
 def _taken(cards: list[_Card], name: str, box: tuple[float, float, float, float], cfg: GeometryConfig
            ) -> bool:
-    """Whether an index read as `name` in `box` is one read already (either read's centre lies inside
-    the other's box), or a read card's other corner (the same card within `cfg.pair_max` of it)."""
+    """Whether an index read as `name` in `box` is one read already (`_read_here`) or a read card's
+    other corner (`_same_card_near`)."""
     p = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
+    return _read_here(cards, box) or _same_card_near(cards, name, p, cfg) is not None
+
+
+def _read_here(cards: list[_Card], box: tuple[float, float, float, float]) -> bool:
+    """Whether an index in `box` is one read already: either read's centre lies inside the other's box."""
+    p = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
+    return any(_inside(p, b) or _inside(q, box)
+               for c in cards if not c.gone for q, b in zip(c.points, c.boxes, strict=True))
+
+
+def _same_card_near(cards: list[_Card], name: str, p: np.ndarray, cfg: GeometryConfig) -> _Card | None:
+    """A read card named `name` with an index within `cfg.pair_max` of its index heights of `p`."""
     for c in cards:
-        if c.gone:
-            continue
-        for q, b in zip(c.points, c.boxes, strict=True):
-            if _inside(p, b) or _inside(q, box):
-                return True
-            if c.card == name and float(np.linalg.norm(q - p)) / c.size <= cfg.pair_max:
-                return True
-    return False
+        if not c.gone and c.card == name and any(
+                float(np.linalg.norm(q - p)) / c.size <= cfg.pair_max for q in c.points):
+            return c
+    return None
 
 
 def _inside(p: np.ndarray, box: tuple[float, float, float, float]) -> bool:
