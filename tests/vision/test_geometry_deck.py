@@ -215,3 +215,23 @@ def test_a_seat_of_fourteen_leaves_out_the_read_most_likely_background():
     assert got(tr) == truth_as_read(scene)
     assert [(p.kind, p.seat, p.card) for p in tr.problems] == [("false_read", 0, "SJ")]
     assert [o.card for o in tr.orphans] == ["SJ"]
+
+
+@pytest.mark.parametrize(("head_x", "given_up"), [
+    # a head of five, two of them a neighbouring seat's cards 8 and 16 index heights off its fan
+    ((0.0, 2.0, 4.0, 12.0, 20.0), {3, 4}),
+    # a head of five overlapping as a fan: any of them may be the false read
+    ((0.0, 2.0, 4.0, 6.0, 8.0), {0, 1, 2, 3, 4}),
+])
+def test_an_overfull_seat_gives_up_first_the_cards_lying_apart_from_their_row(head_x, given_up):
+    from vision.geometry.config import GeometryConfig
+    from vision.geometry.parts import SeatFrame, _Card
+    from vision.geometry.read import _overfull_rows
+
+    points = [(x, 0.0) for x in head_x] + [(2.0 * k, y) for y in (4.0, 8.0) for k in range(5)]
+    members = [_Card(f"c{k}", 0.9, [(x - 0.3, y - 0.5, x + 0.3, y + 0.5)], [np.array([x, y])], None)
+               for k, (x, y) in enumerate(points)]
+    fr = SeatFrame(np.array([1.0, 0.0]), np.array([0.0, 1.0]), 0.0,
+                   rows=[[0, 1, 2, 3, 4], [5, 6, 7, 8, 9], [10, 11, 12, 13, 14]], lines=[0.0, 4.0, 8.0],
+                   scale=1.0, members=members, anchors=[np.array(p) for p in points])
+    assert _overfull_rows(fr, GeometryConfig()) == {id(members[k]) for k in given_up}

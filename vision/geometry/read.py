@@ -83,7 +83,7 @@ def _false_read_slots(
         live = [cards[i] for i in g if not cards[i].gone]
         ids = {id(c) for c in live}
         if len(ids) > SEAT_SIZE:
-            slots.append(FalseReadSlots(ids, len(ids) - SEAT_SIZE, True, _overfull_rows(fr) & ids))
+            slots.append(FalseReadSlots(ids, len(ids) - SEAT_SIZE, True, _overfull_rows(fr, cfg) & ids))
         if one_copy_each(deck) and len(ids) < cfg.frame_min_cards:
             slots.append(FalseReadSlots(ids, len(ids)))
         elif one_copy_each(deck):
@@ -95,12 +95,19 @@ def _false_read_slots(
     return slots
 
 
-def _overfull_rows(fr: SeatFrame) -> set[int]:
+def _overfull_rows(fr: SeatFrame, cfg: GeometryConfig) -> set[int]:
     """The ids of the cards in a seat's rows that hold more than their row may (the 6 of 3/5/6): a
-    seat of 14 gives up a card from there, not from a row of the right length."""
+    seat of 14 gives up a card from there, not from a row of the right length. Of those, the cards
+    that lie apart from their row (no other card of it within a card's width, `cfg.row_reach` index
+    heights: a neighbouring seat's cards that show past a chip or the photo's edge, taken into the row
+    by the seat cut) when there are any: the cards of a row's fan overlap."""
     names = name_rows([len(r) for r in fr.rows])
-    return {id(fr.members[j]) for r, name in zip(fr.rows, names, strict=True)
-            if len(r) > ROW_SIZES[name] for j in r}
+    over = [r for r, name in zip(fr.rows, names, strict=True) if len(r) > ROW_SIZES[name]]
+    unit = max(fr.scale, 1e-9)
+    apart = {id(fr.members[j]) for r in over for j in r
+             if min(float(np.linalg.norm(fr.anchors[j] - fr.anchors[k])) for k in r if k != j)
+             > cfg.row_reach * unit}
+    return apart or {id(fr.members[j]) for r in over for j in r}
 
 
 def _best_placement(
