@@ -1,7 +1,7 @@
 """Generalisation: four-seat phone photos of decks the reader never trained on, file to `TableRead` (slow).
 
     python -m benchmarks.holdout [--tables 30] [--seed 8080] [--size 4032] [--splits held_out,train]
-        [--classifier a.onnx,b.onnx] [--conf 0.6,0.5] [--unsure 0.25,0.6] [--why]
+        [--classifier a.onnx,b.onnx] [--conf 0.6,0.5] [--unsure 0.25,0.6] [--why] [--reuse-reads]
 
 For each split of `datasets.synth.holdout` (held-out designs and fonts; the designs trained on), it
 renders ``--tables`` four-seat reveal photos (long side ``--size``, every seat facing its own side of
@@ -44,6 +44,7 @@ from tqdm import tqdm
 import vision
 from benchmarks.metrics import IndexScore, MissKinds, read_on
 from benchmarks.pipeline import ROWS, match_seats, seat_right, truth_of
+from benchmarks.reads_cache import ReadsCache
 from datasets.fingerprint import benchmark_fingerprint
 from datasets.synth.holdout import Split
 from datasets.synth.scene import generate
@@ -236,16 +237,20 @@ def rendered(folder: Path, n: int, label: str) -> Iterator[tuple[dict, Path]]:
 
 
 def measure(folder: Path, det: Detector, n: int, label: str,
-            explain: bool = False) -> tuple[SeatScore, IndexScore]:
+            explain: bool = False, reuse: bool = False) -> tuple[SeatScore, IndexScore]:
+    """Read the first `n` photos of `folder` file to `TableRead` and print the figures. With `reuse`,
+    the reader's reads are kept beside the photos (`benchmarks.reads_cache`) and reused while the
+    models, settings and reading code are the same: only the geometry runs again."""
     seats, indices, misses = SeatScore(), IndexScore(), MissKinds()
     designs: Counter = Counter()
+    cache = ReadsCache.for_detector(folder, det) if reuse else ReadsCache(None)
     for meta, image in rendered(folder, n, label):
         designs.update({c["design"] for c in meta["cards"]})
         t = time.perf_counter()
-        photo = vision.open_photo(image, long_side=det.scale.long_side, detail=True)
-        reads = det.read_indices(photo)
+        reads = cache.get(meta["image"], lambda image=image: det.read_indices(
+            vision.open_photo(image, long_side=det.scale.long_side, detail=True)))
         dets = reads.sure
-        table = read_table(dets, width=photo.width, height=photo.height, cfg=GeometryConfig(),
+        table = read_table(dets, width=meta["width"], height=meta["height"], cfg=GeometryConfig(),
                            unsure=reads.unsure, faint=reads.faint)
         seats.seconds.append(time.perf_counter() - t)
         before = len(seats.wrong)
@@ -256,6 +261,11 @@ def measure(folder: Path, det: Detector, n: int, label: str,
         truth, sure = truth_boxes(meta), _card_boxes(dets)
         indices.add(sure, truth)
         misses.add(sure, _card_boxes(reads.unsure), _card_boxes(reads.faint), truth)
+    reused = seats.tables - cache.made
+    cache.save()
+    if reuse and reused:
+        print(f"{label}: reads reused for {reused} of {seats.tables} photos (their time is the geometry's "
+              "alone)")
     print(f"{label}: {seats.line()}")
     print(f"{label}: {seats.shown_line()}")
     print(f"{label}: {seats.blur_line()}")
@@ -281,6 +291,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--classifier", default="", help="namers to compare, comma-separated, each an ONNX "
                     "file or a committee a.onnx+b.onnx (default: the detector's own)")
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    ap.add_argument("--reuse-reads", action="store_true",
+                    help="keep the reader's reads beside the photos and reuse them while the models, "
+                    "settings and reading code are unchanged: a geometry change is measured in seconds")
     ap.add_argument("--why", action="store_true",
                     help="for every wrong seat, what differs and what lies on each index of a card it lacks")
     args = ap.parse_args(argv)
@@ -301,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
         for n in namers for c in confs for u in floors}
     for s in splits:
         for name, det in readers.items():
-            measure(folders[s], det, args.tables, f"{s.value:>8}{name}", args.why)
+            measure(folders[s], det, args.tables, f"{s.value:>8}{name}", args.why, args.reuse_reads)
     return 0
 
 
