@@ -168,7 +168,7 @@ def test_an_unsure_read_is_one_read_already_only_where_the_boxes_say_so(card, bo
     from vision.geometry.parts import _Card
 
     read = _Card("Ks", 0.9, [(0.0, 0.0, 60.0, 20.0)], [np.array([30.0, 10.0])], None)
-    assert _taken([read], card, box, GeometryConfig()) is taken
+    assert _taken([read], card, Detection(card, box, 0.4), GeometryConfig()) is taken
 
 
 def test_a_card_read_surely_a_row_off_goes_where_its_unsure_index_read_completes_the_hand():

@@ -39,7 +39,7 @@ def fill_from_unsure(
     added: list[_Card] = []
     for d in sorted(unsure, key=lambda d: -d.confidence):
         p = np.array(d.center)
-        if _read_here(cards, d.box):
+        if _read_here(cards, d):
             continue
         twin = _same_card_near(cards, d.card, p, cfg)
         spot = row_at(frames, p, cfg)
@@ -50,7 +50,7 @@ def fill_from_unsure(
         if sum(counts) < cfg.fill_min_seat:
             continue  # not a hand laid out: loose cards
         if twin is not None:
-            _move_if_nearer(fr, twin, p, d.box, spot[1])
+            _move_if_nearer(fr, twin, d, spot[1])
             continue
         if count_error([n + (k == spot[1]) for k, n in enumerate(counts)]) >= count_error(counts):
             continue  # that row is not short of a card
@@ -62,10 +62,9 @@ def fill_from_unsure(
     return added
 
 
-def _move_if_nearer(fr: SeatFrame, card: _Card, p: np.ndarray, box: tuple[float, float, float, float],
-                    row: int) -> None:
-    """Move a one-corner card of `fr` to the read at `p` (in `box`, on row `row`) when its seat's
-    counts come nearer 3/5/5 that way."""
+def _move_if_nearer(fr: SeatFrame, card: _Card, d: Detection, row: int) -> None:
+    """Move a one-corner card of `fr` to the read `d` (on row `row`) when its seat's counts come
+    nearer 3/5/5 that way."""
     j = next((k for k, m in enumerate(fr.members) if m is card), None)
     if j is None or len(card.points) != 1:
         return
@@ -74,25 +73,24 @@ def _move_if_nearer(fr: SeatFrame, card: _Card, p: np.ndarray, box: tuple[float,
     moved = [n - (k == now) + (k == row) for k, n in enumerate(counts)]
     if now == row or count_error(moved) >= count_error(counts):
         return
+    p = np.array(d.center)
     fr.rows[now].remove(j)
     fr.anchors[j] = p
     fr.rows[row].append(j)
     fr.rows[row].sort(key=lambda i: float(fr.anchors[i] @ fr.right))
-    card.points, card.boxes = [p], [box]
+    card.points, card.boxes = [p], [d.box]
 
 
-def _taken(cards: list[_Card], name: str, box: tuple[float, float, float, float], cfg: GeometryConfig
-           ) -> bool:
-    """Whether an index read as `name` in `box` is one read already (`_read_here`) or a read card's
-    other corner (`_same_card_near`)."""
-    p = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
-    return _read_here(cards, box) or _same_card_near(cards, name, p, cfg) is not None
+def _taken(cards: list[_Card], name: str, d: Detection, cfg: GeometryConfig) -> bool:
+    """Whether the index of read `d`, taken as `name`, is one read already (`_read_here`) or a read
+    card's other corner (`_same_card_near`)."""
+    return _read_here(cards, d) or _same_card_near(cards, name, np.array(d.center), cfg) is not None
 
 
-def _read_here(cards: list[_Card], box: tuple[float, float, float, float]) -> bool:
-    """Whether an index in `box` is one read already: either read's centre lies inside the other's box."""
-    p = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
-    return any(_inside(p, b) or _inside(q, box)
+def _read_here(cards: list[_Card], d: Detection) -> bool:
+    """Whether the index of read `d` is one read already: either read's centre lies inside the other's
+    box."""
+    return any(_inside(d.center, b) or _inside(q, d.box)
                for c in cards if not c.gone for q, b in zip(c.points, c.boxes, strict=True))
 
 
@@ -105,7 +103,7 @@ def _same_card_near(cards: list[_Card], name: str, p: np.ndarray, cfg: GeometryC
     return None
 
 
-def _inside(p: np.ndarray, box: tuple[float, float, float, float]) -> bool:
+def _inside(p: np.ndarray | tuple[float, float], box: tuple[float, float, float, float]) -> bool:
     return bool(box[0] <= p[0] <= box[2] and box[1] <= p[1] <= box[3])
 
 

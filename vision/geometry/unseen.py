@@ -48,7 +48,7 @@ def place_unseen(
         return
     placed: list[_Card] = []
     for d, card, where in _likeliest(faint, unseen, frames, order, cfg):
-        if card not in unseen or short.get(where, 0) == 0 or _taken([*live, *placed], card, d.box, cfg):
+        if card not in unseen or short.get(where, 0) == 0 or _taken([*live, *placed], card, d, cfg):
             continue
         seat, row = where
         sr = seat_reads[seat]
