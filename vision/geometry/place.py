@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .config import GeometryConfig
+from ..types import Detection
+from .config import SEAT_SIZE, GeometryConfig
 from .copies import pair_copies
-from .corners import _corner_offset, _corner_offset_of
+from .corners import _corner_offset, _corner_offset_of, merge_corners
 from .deck import deck_capacity, one_copy_each
 from .pairs import _merge_in_seat, _split_across_seats, _split_impossible
 from .parts import SeatFrame, _Card
@@ -27,9 +29,10 @@ class _Placement:
 
     @property
     def error(self) -> float:
-        """The placement's `score`: its seats' distance from 3/5/5 each, and its stray cards."""
+        """The placement's `score`: its seats' distance from 3/5/5 each, and its stray cards (an unsure
+        read in no seat is no card missed)."""
         counts = sum(_layout_error(fr) for fr, _, _ in self.frames)
-        return score(Hypothesis(count=counts, stray=len(self.strays)))
+        return score(Hypothesis(count=counts, stray=sum(not self.cards[i].unsure for i in self.strays)))
 
 
 def _place(
@@ -76,6 +79,53 @@ def _place(
             fr = pair_copies(cards, g, fr, own, offset, cap, scale, toward(centre), cfg)
             frames[k] = (fr, g, centre)
     return _Placement(cards, frames, strays, table_centre, deck)
+
+
+def best_placement(
+    dets: list[Detection], seats: int | None, deck: int | None, width: int, height: int, scale: float,
+    cfg: GeometryConfig, unsure: frozenset[int] = frozenset(),
+) -> _Placement:
+    """The placement of lowest score (`_Placement.error`) over the corner reaches and seat counts
+    worth trying; the first tried wins a tie. `unsure`: the ids of detections read under the namer's
+    operating threshold: a card made of those only is unsure (`_Card.unsure`), and left out of seats
+    costs nothing."""
+    near = _marked(merge_corners(dets, scale, cfg), unsure)
+
+    def variants():
+        yield near
+        # Farther corners may pair too (small indices on a large card). With two decks such a pair may
+        # be two copies: the placement nearer 3/5/5 wins, and each seat splits a pair that cannot be
+        # one card. (Not made when the near pairs already place every card: nothing can score lower.)
+        far = _marked(merge_corners(dets, scale, cfg, cfg.pair_max_far), unsure)
+        if len(far) < len(near):
+            yield far
+
+    best: _Placement | None = None
+    for n, merged in enumerate(variants()):
+        # How many seats: the number of 13s in the cards, unless told. When the count falls between
+        # two (unmerged corners, hidden cards), both are tried and the one closer to 3/5/5 seats wins.
+        est = len(merged) / SEAT_SIZE
+        distinct = len({c.card for c in merged}) / SEAT_SIZE  # unpaired corners count once (one deck)
+        ks = [seats] if seats else sorted({min(5, max(1, v)) for v in (
+            round(est), math.floor(est + 0.2), math.ceil(est - 0.2), round(distinct))})
+        for k in ks:
+            if n and deck is None and k >= 5:  # five seats of an unknown deck: far pairs would pair copies
+                continue
+            trial = _place([replace(c, points=list(c.points), boxes=list(c.boxes)) for c in merged], k,
+                           deck, width, height, scale, cfg)
+            if best is None or trial.error < best.error:
+                best = trial
+            if best.error == 0:  # nothing scores lower, and the first tried wins a tie
+                return best
+    assert best is not None
+    return best
+
+
+def _marked(cards: list[_Card], unsure: frozenset[int]) -> list[_Card]:
+    """`cards`, those made of unsure detections only marked unsure."""
+    for c in cards:
+        c.unsure = bool(unsure) and all(id(d) in unsure for d in c.dets)
+    return cards
 
 
 def _seat_frame(

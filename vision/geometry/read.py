@@ -9,23 +9,22 @@ cannot vouch for.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
-from dataclasses import replace
 
 import numpy as np
 
 from ..types import Detection, Problem, ReadCard, SeatRead, TableRead
 from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig, name_rows
-from .corners import index_scale, merge_corners
+from .corners import index_scale
 from .deck import FalseReadSlots, _leave_out_false_reads, fix_with_deck, one_copy_each
 from .fill import fill_from_unsure, row_hit
 from .parts import SeatFrame, _Card
-from .place import _place, _Placement
+from .place import best_placement
 from .problems import Seated, table_problems
 from .rows import _top_left
 from .seats import _seat_order
 from .unseen import place_unseen
+from .unsure_seats import with_unsure_seats
 
 
 def read_table(
@@ -44,7 +43,8 @@ def read_table(
     where a seat's rows lack a card (`fill`); `faint`: proposals the namer kept no read of, weighed
     with the unsure reads left only among the cards no seat of a full table shows (`unseen`)."""
     scale = index_scale(dets)
-    best = _best_placement(dets, seats, deck, width, height, scale, cfg)
+    best = with_unsure_seats(best_placement(dets, seats, deck, width, height, scale, cfg), dets,
+                             unsure or [], seats, deck, width, height, scale, cfg)
     cards, frames, deck = best.cards, best.frames, best.deck
     fill_from_unsure(cards, frames, unsure or [], cfg)
     live = [c for c in cards if not c.gone]
@@ -108,44 +108,6 @@ def _overfull_rows(fr: SeatFrame, cfg: GeometryConfig) -> set[int]:
              if min(float(np.linalg.norm(fr.anchors[j] - fr.anchors[k])) for k in r if k != j)
              > cfg.row_reach * unit}
     return apart or {id(fr.members[j]) for r in over for j in r}
-
-
-def _best_placement(
-    dets: list[Detection], seats: int | None, deck: int | None, width: int, height: int, scale: float,
-    cfg: GeometryConfig,
-) -> _Placement:
-    """The placement of lowest score (`_Placement.error`) over the corner reaches and seat counts
-    worth trying; the first tried wins a tie."""
-    near = merge_corners(dets, scale, cfg)
-
-    def variants():
-        yield near
-        # Farther corners may pair too (small indices on a large card). With two decks such a pair may
-        # be two copies: the placement nearer 3/5/5 wins, and each seat splits a pair that cannot be
-        # one card. (Not made when the near pairs already place every card: nothing can score lower.)
-        far = merge_corners(dets, scale, cfg, cfg.pair_max_far)
-        if len(far) < len(near):
-            yield far
-
-    best: _Placement | None = None
-    for n, merged in enumerate(variants()):
-        # How many seats: the number of 13s in the cards, unless told. When the count falls between
-        # two (unmerged corners, hidden cards), both are tried and the one closer to 3/5/5 seats wins.
-        est = len(merged) / SEAT_SIZE
-        distinct = len({c.card for c in merged}) / SEAT_SIZE  # unpaired corners count once (one deck)
-        ks = [seats] if seats else sorted({min(5, max(1, v)) for v in (
-            round(est), math.floor(est + 0.2), math.ceil(est - 0.2), round(distinct))})
-        for k in ks:
-            if n and deck is None and k >= 5:  # five seats of an unknown deck: far pairs would pair copies
-                continue
-            trial = _place([replace(c, points=list(c.points), boxes=list(c.boxes)) for c in merged], k,
-                           deck, width, height, scale, cfg)
-            if best is None or trial.error < best.error:
-                best = trial
-            if best.error == 0:  # nothing scores lower, and the first tried wins a tie
-                return best
-    assert best is not None
-    return best
 
 
 def _attach_strays(
