@@ -41,7 +41,7 @@ import cv2
 import numpy as np
 
 from .classes import CLASS_NAMES
-from .int8 import check_int8
+from .sessions import open_session
 
 CROP_SIZE = 56  # the shipped namers' input (their ONNX metadata says so too)
 CONTEXT = 0.15  # of the box's longer side, added on each side: the glyph edges survive a loose box
@@ -161,14 +161,7 @@ def resolve_classifier(option: str | Path, model_path: Path | None = None) -> tu
 def _open_session(path: Path, threads: int):
     if not path.exists():
         raise FileNotFoundError(f"index classifier not found: {path}")
-    import onnxruntime as ort
-
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = threads
-    opts.inter_op_num_threads = 1
-    session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-    check_int8(session, path)
-    return session
+    return open_session(path, threads)
 
 
 def geometric_mean(probs: Sequence[np.ndarray]) -> np.ndarray:

@@ -30,8 +30,8 @@ import cv2
 import numpy as np
 
 from .imageio import ImageSource, Photo, open_photo
-from .int8 import check_int8
 from .regions import RegionConfig, detail_regions, region_keeps
+from .sessions import open_session
 from .yolo_head import OUTPUTS, STRIDES, decode_raw
 
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "cards.onnx"
@@ -156,19 +156,6 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
     return keep[np.argsort(-scores[keep], kind="stable")]
 
 
-def load_session(path: Path, threads: int):
-    """An onnxruntime CPU session on `path`, int8 weights checked against this CPU (`vision.int8`)."""
-    import onnxruntime as ort
-
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = threads
-    opts.inter_op_num_threads = 1
-    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-    check_int8(session, path)
-    return session
-
-
 class Proposer:
     """Boxes that may be corner indices, best first: the one-class model over a photo's regions.
 
@@ -193,7 +180,7 @@ class Proposer:
             path = Path(model or os.environ.get(MODEL_ENV) or DEFAULT_MODEL)
             if not path.exists():
                 raise ModelMissingError(f"detector model not found: {path} (train it or set {MODEL_ENV})")
-            session = load_session(path, threads)
+            session = open_session(path, threads)
             self.model_path = path
         check_proposer(session, str(self.model_path or "the detector model"))
         self.session = session

@@ -22,6 +22,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from vision.int8 import STORED_UINT8
+from vision.quantize import signed_copy
 from vision.yolo_head import OUTPUTS, REG_MAX, STRIDES
 
 HEAD = "/model.22/"  # the Detect module of an Ultralytics YOLOv8 export
@@ -99,6 +101,13 @@ def _channels(graph, tensor: str) -> int:
     return int(shape[1])
 
 
+def _stored_uint8(path: Path) -> bool:
+    import onnx
+
+    props = onnx.load(str(path)).metadata_props
+    return any(p.key == "quantization" and STORED_UINT8 in p.value for p in props)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--model", type=Path, default=Path("models/cards.onnx"))
@@ -106,6 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     out = cut_head(args.model, args.out)
     print(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB): whole photos in one pass")
+    if _stored_uint8(out):  # a quantised model: its int8-stored copy must be cut the same way
+        print(f"wrote {signed_copy(out)}")
     return 0
 
 

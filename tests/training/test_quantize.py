@@ -70,3 +70,41 @@ def test_calibration_tiles_cover_each_photo_at_the_model_size(tmp_path):
     assert tile_origins(1000, 640, 64) == [0, 360] and tile_origins(700, 640, 64) == [0, 60]
     blobs = calibration_tiles([tmp_path], 10, (640, 640))
     assert len(blobs) == 4 and all(b.shape == (1, 3, 640, 640) and b.dtype == np.float32 for b in blobs)
+
+
+def test_quantising_writes_the_int8_stored_copy(tmp_path):
+    """`vision.quantize` writes `q.onnx` (weights stored uint8) and `q.s8.onnx` beside it: the same
+    weights stored int8, the source's SHA-1 recorded, every dequantised weight the same number."""
+    pytest.importorskip("onnxruntime.quantization")
+    from pathlib import Path
+
+    import numpy as np
+    from onnx import numpy_helper
+
+    from vision.int8 import SIGNED_FROM
+    from vision.quantize import main
+    from vision.sessions import file_sha1
+
+    tiny = Path(__file__).parent.parent / "data" / "vision" / "tiny_cls.onnx"
+    x = np.random.default_rng(1).integers(0, 255, (16, 40, 40, 3), dtype=np.uint8)
+    np.savez(tmp_path / "c.npz", x=x, y=np.zeros(len(x), np.int64))
+    main(["--classifier", "--model", str(tiny), "--out", str(tmp_path / "q.onnx"),
+          "--calib", str(tmp_path / "c.npz"), "--crops", "16"])
+    u8, s8 = onnx.load(str(tmp_path / "q.onnx")), onnx.load(str(tmp_path / "q.s8.onnx"))
+    assert {p.key: p.value for p in s8.metadata_props}[SIGNED_FROM] == file_sha1(tmp_path / "q.onnx")
+
+    def weights(m) -> dict[str, np.ndarray]:
+        inits = {t.name: numpy_helper.to_array(t) for t in m.graph.initializer}
+        return {n.input[0]: (inits[n.input[0]].astype(np.int32) - inits[n.input[2]].astype(np.int32))
+                * inits[n.input[1]] for n in m.graph.node
+                if n.op_type == "DequantizeLinear" and n.input[0] in inits and len(n.input) > 2}
+
+    a, b = weights(u8), weights(s8)
+    assert a and a.keys() == b.keys()
+    for name in a:
+        np.testing.assert_array_equal(a[name], b[name])
+    was = {t.name: numpy_helper.to_array(t).dtype for t in u8.graph.initializer if t.name in a}
+    now = {t.name: numpy_helper.to_array(t).dtype for t in s8.graph.initializer if t.name in a}
+    weights_u8 = [n for n, d in was.items() if d == np.uint8]
+    assert weights_u8 and all(now[n] == np.int8 for n in weights_u8)
+    assert all(now[n] == d for n, d in was.items() if d != np.uint8)  # biases (int32) as they were
