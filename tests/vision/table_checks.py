@@ -37,6 +37,14 @@ def assert_exact(scene, tr, seat_map=None):
     assert not tr.problems, tr.problems
 
 
+def seat_held(scene, tr, true_seat: int) -> bool:
+    """Some read seat holds exactly the true seat's rows (read seats in any order or number)."""
+    want = {r: v for (s, r), v in truth(scene).items() if s == true_seat}
+    rows = ("head", "middle", "tail")
+    return any({r: sorted(c.card for c in getattr(s, r)) for r in rows if getattr(s, r)} == want
+               for s in tr.seats)
+
+
 def cards_right(scene, tr) -> bool:
     """Every seat's rows hold the right cards, seats matched in any order."""
     return sorted(map(str, got(tr).values())) == sorted(map(str, truth(scene).values()))

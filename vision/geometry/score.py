@@ -42,6 +42,11 @@ class Weights:
     turn: float = 0.001
     # a row direction other than the projection profile's best peak (a rival peak)
     rival: float = 0.005
+    # choosing seats: one card beyond a seat's 13 and the false read it may hold (`place.EXTRA_READS`),
+    # on top of `count`. A seat can show fewer cards than it holds (covered by a chip or paper, out of
+    # the photo, unread) but never more, so a table read with one seat over-full (a half-hidden
+    # neighbour's cards taken in) costs more than the same cards read as that neighbour, short
+    excess: float = 1.0
 
 
 WEIGHTS = Weights()
@@ -61,13 +66,14 @@ class Hypothesis:
     undone: int = 0
     turn: float = 0.0
     rival: bool = False
+    excess: int = 0
 
 
 def score(h: Hypothesis, w: Weights = WEIGHTS) -> float:
     """The cost of a reading: lower is better."""
     return (w.count * h.count + w.stray * h.stray + w.impossible * h.impossible
             + w.covered * h.covered + w.apart * h.apart + w.deviation * h.deviation + w.moves * h.moves
-            + w.undone * h.undone + w.turn * h.turn + w.rival * h.rival)
+            + w.undone * h.undone + w.turn * h.turn + w.rival * h.rival + w.excess * h.excess)
 
 
 def count_error(counts: list[int]) -> int:
