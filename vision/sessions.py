@@ -6,16 +6,20 @@ An int8 model ships as two files that compute the same numbers: `name.onnx`, wei
 int8-stored copy about 2.5x faster than the uint8 x uint8 ones (the proposer's 1440 px pass, the
 namer's batch of 256 crops); without VNNI those kernels saturate, so there only `name.onnx` is read.
 The copy is taken only when its metadata names the exact file it was made from, so a model
-re-quantised without re-making its copy is read from `name.onnx`, with a warning.
+re-quantised without re-making its copy is read from `name.onnx`, with a warning; `$CARDS_INT8_COPIES=0`
+reads `name.onnx` everywhere.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import warnings
 from pathlib import Path
 
 from .int8 import SIGNED_FROM, check_int8, has_vnni, signed_copy_path
+
+COPIES_ENV = "CARDS_INT8_COPIES"  # "0": never read the int8-stored copies
 
 
 def file_sha1(path: Path) -> str:
@@ -25,9 +29,12 @@ def file_sha1(path: Path) -> str:
 
 def weights_for_cpu(path: Path, vnni: bool | None | str = "detect") -> Path:
     """The file to read `path`'s model from on this CPU: its int8-stored copy where the CPU has VNNI
-    and the copy exists, else `path` itself. `vnni`: what the CPU has ("detect": `has_vnni()`)."""
+    and the copy exists, else `path` itself. `vnni`: what the CPU has ("detect": `has_vnni()`, unless
+    `$CARDS_INT8_COPIES` is `0`: a CPU that reports VNNI wrongly, or timing the uint8-stored files)."""
+    if vnni == "detect":
+        vnni = has_vnni() and os.environ.get(COPIES_ENV, "1") != "0"
     fast = signed_copy_path(path)
-    if (has_vnni() if vnni == "detect" else vnni) is True and fast.exists():
+    if vnni is True and fast.exists():
         return fast
     return Path(path)
 

@@ -35,6 +35,17 @@ def test_the_copy_is_read_only_with_vnni(tmp_path, vnni, copy, read):
     assert weights_for_cpu(tmp_path / "m.onnx", vnni=vnni) == tmp_path / read
 
 
+def test_the_copies_can_be_turned_off(tmp_path, monkeypatch):
+    import vision.sessions
+
+    (tmp_path / "m.onnx").write_bytes(b"model")
+    (tmp_path / "m.s8.onnx").write_bytes(b"copy")
+    monkeypatch.setattr(vision.sessions, "has_vnni", lambda: True)
+    assert weights_for_cpu(tmp_path / "m.onnx") == tmp_path / "m.s8.onnx"
+    monkeypatch.setenv("CARDS_INT8_COPIES", "0")
+    assert weights_for_cpu(tmp_path / "m.onnx") == tmp_path / "m.onnx"
+
+
 def test_the_shipped_copies_are_made_from_the_shipped_models():
     for model in SHIPPED:
         meta = _session(signed_copy_path(model), 1).get_modelmeta().custom_metadata_map
