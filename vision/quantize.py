@@ -191,9 +191,9 @@ def signed_copy(path: Path) -> Path:
 
 
 def _shift_weights(m, dtype: int, to: type, shift: int) -> int:
-    """Re-store in place the QDQ weights (and their zero points) of ONNX type `dtype` as numpy `to`,
-    `shift` added; only where the zero points are all -shift and 0 after (uint8 -> int8) or 0 and
-    +shift after (int8 -> uint8), so that every dequantised weight stays the same. Returns the count."""
+    """Re-store in place the QDQ weights of ONNX type `dtype` as numpy `to`, `shift` added to them and to
+    their zero points, so that every dequantised weight stays the same; uint8 weights only where their
+    zero points are 128 (the symmetric int8 weights the quantiser made). Returns the count."""
     import onnx
     from onnx import numpy_helper
 
