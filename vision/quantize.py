@@ -53,7 +53,8 @@ from vision.sessions import file_sha1
 HEAD_PREFIX = "/model.22/"  # the Detect module in an Ultralytics YOLOv8 export
 #: What `unsigned_weights` appends to a model's `quantization` note.
 UINT8_SUFFIX = " (weights stored uint8, zero point 128)"
-DETECTOR_NOTE = ("int8 QDQ, per-channel weights (stored uint8, zero point 128); Detect post-processing "
+STORED_NOTE = "(stored uint8, zero point 128)"  # how the notes `vision.quantize` writes say it
+DETECTOR_NOTE = (f"int8 QDQ, per-channel weights {STORED_NOTE}; Detect post-processing "
                  "in float")
 
 
@@ -180,8 +181,7 @@ def signed_copy(path: Path) -> Path:
         raise SystemExit(f"{path}: no uint8-stored weights with zero point 128 to re-store as int8")
     for prop in m.metadata_props:
         if prop.key == "quantization":
-            prop.value = prop.value.replace(UINT8_SUFFIX, "").replace(
-                "(stored uint8, zero point 128)", "(stored int8)")
+            prop.value = prop.value.replace(UINT8_SUFFIX, "").replace(STORED_NOTE, "(stored int8)")
     meta = {p.key: p for p in m.metadata_props}
     prop = meta.get(SIGNED_FROM) or m.metadata_props.add()
     prop.key, prop.value = SIGNED_FROM, file_sha1(path)
@@ -233,7 +233,7 @@ def quantize_classifier(
         raise SystemExit(f"no calibration crops in {[str(f) for f in npz_files]}")
     feeds = [{"crops": crops_to_blob(crops[i : i + 64])} for i in range(0, len(crops), 64)]
     return static_int8(model, out, feeds, "batch", None,
-                       "int8 QDQ, per-channel weights (stored uint8, zero point 128), every layer")
+                       f"int8 QDQ, per-channel weights {STORED_NOTE}, every layer")
 
 
 def copy_metadata(src: Path, dst: Path, note: str = DETECTOR_NOTE) -> None:

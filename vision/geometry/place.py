@@ -14,8 +14,8 @@ from .corners import _corner_offset, _corner_offset_of, merge_corners
 from .deck import deck_capacity, one_copy_each
 from .pairs import _merge_in_seat, _split_across_seats, _split_impossible
 from .parts import SeatFrame, _Card
-from .rows import fit_rows
-from .score import Hypothesis, count_error, score
+from .rows import _layout_error, fit_rows
+from .score import Hypothesis, score
 from .seats import group_seats
 
 # A seat may hold this many reads beyond its 13 and still be a hand: a false read (a pip, half an
@@ -37,9 +37,9 @@ class _Placement:
         """The placement's `score`: its seats' distance from 3/5/5 each, a card too many weighing more
         than a card too few (`Weights.excess`), and its stray cards (an unsure read in no seat is no
         card missed)."""
-        counts = [[len(r) for r in fr.rows] for fr, _, _ in self.frames]
-        excess = sum(max(0, sum(c) - SEAT_SIZE - EXTRA_READS) for c in counts)
-        return score(Hypothesis(count=sum(map(count_error, counts)), excess=excess,
+        counts = sum(_layout_error(fr) for fr, _, _ in self.frames)
+        excess = sum(max(0, sum(map(len, fr.rows)) - SEAT_SIZE - EXTRA_READS) for fr, _, _ in self.frames)
+        return score(Hypothesis(count=counts, excess=excess,
                                 stray=sum(not self.cards[i].unsure for i in self.strays)))
 
 

@@ -17,7 +17,7 @@ from ..types import Detection
 from .config import SEAT_SIZE, GeometryConfig
 from .fill import _read_here, row_at
 from .place import _Placement, best_placement
-from .score import count_error
+from .rows import _layout_error
 
 
 def with_unsure_seats(
@@ -60,5 +60,4 @@ def with_unsure_seats(
 
 def _whole_where_unsure(p: _Placement) -> bool:
     """Every seat of `p` holding an unsure card reads 3/5/5."""
-    return all(count_error([len(r) for r in fr.rows]) == 0 for fr, g, _ in p.frames
-               if any(p.cards[i].unsure for i in g))
+    return all(_layout_error(fr) == 0 for fr, g, _ in p.frames if any(p.cards[i].unsure for i in g))
