@@ -47,7 +47,7 @@ class Detection:
 
 @dataclass
 class ReadCard:
-    """One physical card: one or two merged corner detections."""
+    """One physical card: one or two merged corner detections (up to four on a four-corner deck)."""
 
     card: str
     center: tuple[float, float]

@@ -33,16 +33,20 @@ def choose_deck(
     p_procedural: float = 0.4,
     exotic: bool = True,
     split: Split = Split.TRAIN,
+    four_corners: bool = False,
 ) -> Deck:
     """A procedural deck with probability ``p_procedural`` (always when no design is cached).
+
+    ``four_corners``: always a procedural deck, printing its index in all four corners.
 
     ``designs`` limits the fetched designs to choose from (None: all of ``split`` in the cache, ():
     none; a design outside ``split`` is refused); procedural faces use ``split``'s fonts only.
     ``exotic`` False keeps procedural decks to red/black ink on light paper (for colour tests).
     """
     names = list(designs_for(split, _stored()) if designs is None else check_designs(split, designs))
-    if not names or rng.random() < p_procedural:
-        return ProceduralDeck(random_style(rng, exotic=exotic, split=split), name="procedural")
+    if not names or rng.random() < p_procedural or four_corners:
+        name = "procedural-4" if four_corners else "procedural"
+        return ProceduralDeck(random_style(rng, exotic=exotic, split=split), name, four_corners)
     return load(names[int(rng.integers(len(names)))])
 
 

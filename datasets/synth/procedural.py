@@ -147,9 +147,10 @@ class ProceduralDeck:
 
     cards_all = None
 
-    def __init__(self, style: FaceStyle, name: str = "procedural"):
+    def __init__(self, style: FaceStyle, name: str = "procedural", four_corners: bool = False):
         self.style = style
         self.name = name
+        self.four_corners = four_corners
         self.licence = "generated"
         self._cache: dict[str, tuple[np.ndarray, list[tuple[int, int, int, int]]]] = {}
         self._mips: dict[str, np.ndarray] = {}
@@ -175,7 +176,7 @@ class ProceduralDeck:
 
     def _get(self, card: str) -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
         if card not in self._cache:
-            self._cache[card] = draw_face(self.style, card)
+            self._cache[card] = draw_face(self.style, card, self.four_corners)
         return self._cache[card]
 
 
@@ -213,8 +214,11 @@ def _card_mask(w: int, h: int, r: int) -> Image.Image:
     return m
 
 
-def draw_face(st: FaceStyle, card: str) -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
-    """Draw one face; return BGRA array and its two index boxes (top-left, bottom-right)."""
+def draw_face(st: FaceStyle, card: str, four_corners: bool = False
+              ) -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
+    """Draw one face; return BGRA array and its index boxes: top-left and bottom-right, and with
+    `four_corners` (a design that prints the index in every corner, as many poker decks do) then
+    top-right, upright like the top-left one, and bottom-left, turned half round."""
     w, h = st.width, FACE_H
     img = Image.new("RGBA", (w, h), st.paper + (255,))
     d = ImageDraw.Draw(img)
@@ -231,12 +235,17 @@ def draw_face(st: FaceStyle, card: str) -> tuple[np.ndarray, list[tuple[int, int
     _draw_centre(img, st, card, inner)
     img.alpha_composite(idx, (x0, y0))
     img.alpha_composite(idx.rotate(180), (w - x0 - idx.width, h - y0 - idx.height))
+    tr = (w - x0 - idx.width, y0, w - x0, y0 + idx.height)
+    bl = (x0, h - y0 - idx.height, x0 + idx.width, h - y0)
+    if four_corners:
+        img.alpha_composite(idx, tr[:2])
+        img.alpha_composite(idx.rotate(180), bl[:2])
     img.putalpha(_card_mask(w, h, st.radius))
     # (np.asarray on a PIL image then fancy indexing is ~30x slower than this)
     arr = cv2.cvtColor(np.frombuffer(img.tobytes(), np.uint8).reshape(h, w, 4), cv2.COLOR_RGBA2BGRA)
     tl = (x0, y0, x0 + idx.width, y0 + idx.height)
     br = (w - x0 - idx.width, h - y0 - idx.height, w - x0, h - y0)
-    return arr, [tl, br]
+    return arr, [tl, br, tr, bl] if four_corners else [tl, br]
 
 
 def _draw_centre(img: Image.Image, st: FaceStyle, card: str, inner: tuple[int, int, int, int]) -> None:

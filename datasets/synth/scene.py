@@ -60,11 +60,13 @@ def generate(
     exotic: bool = True,
     split: Split = Split.TRAIN,
     n_seats: int | None = None,
+    four_corners: bool = False,
 ) -> Scene:
     """Render image ``index`` of the dataset with ``seed``; ``size`` is the long side in pixels.
 
     Faces come from ``split`` (`datasets.synth.holdout`): training sets never see a held-out deck.
-    ``n_seats`` fixes a table's seat count (default: drawn, 1 to 5).
+    ``n_seats`` fixes a table's seat count (default: drawn, 1 to 5). ``four_corners``: a procedural
+    deck that prints its index in all four corners (`datasets.synth.decks.choose_deck`).
     """
     rng = rng_for(seed, index)
     if kind is None:
@@ -83,7 +85,7 @@ def generate(
     cam = random_camera(rng, (W, H), tilt=tilt, roll=roll)
     cw, ch = cam.canvas
     canvas = background.table(rng, cw, ch)
-    deck = choose_deck(rng, designs, p_procedural, exotic, split)
+    deck = choose_deck(rng, designs, p_procedural, exotic, split, four_corners)
     if kind == "table":
         layout = table_layout(rng, deck, cam.visible, scale, n_seats)
     elif kind == "seat":

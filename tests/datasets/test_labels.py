@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from datasets.synth.holdout import Split
+from datasets.synth.procedural import draw_face, random_style
+from datasets.synth.scene import generate
 from vision.classes import CLASS_NAMES
 
 from .conftest import procedural, yolo_to_px
@@ -67,3 +70,30 @@ def test_background_outside_cards_is_not_labelled():
     """A negative photo has no labels at all."""
     s = procedural(9, 0, size=480, kind="negative")
     assert s.labels == [] and s.meta["cards"] == []
+
+
+def test_four_corner_faces_print_and_label_every_corner():
+    """A four-corner face has four index boxes, each holding ink (the top-right one upright, the
+    bottom-left turned); a two-corner face of the same style has only the first two, and no ink
+    where the others would be."""
+    style = random_style(np.random.default_rng(7), exotic=False, split=Split.TRAIN)
+    four, boxes4 = draw_face(style, "7h", four_corners=True)
+    two, boxes2 = draw_face(style, "7h")
+    assert len(boxes4) == 4 and boxes4[:2] == boxes2 and len(boxes2) == 2
+    for box in boxes4:
+        share, red = ink_redness(four[..., :3], box)
+        assert share > 0.04 and red > 25
+    for box in boxes4[2:]:
+        assert ink_redness(two[..., :3], box)[0] < 0.01
+
+
+def test_a_four_corner_table_labels_the_extra_corners():
+    """Scenes dealt with `four_corners` label more indices than cards shown twice would: the fanned
+    cards' bottom-left corners and the rows' last top-right ones."""
+    scene = generate(5, 0, size=960, kind="table", designs=(), exotic=False, four_corners=True)
+    cards = [c for c in scene.meta["cards"] if c["seat"] is not None]
+    assert {c["design"] for c in cards} == {"procedural-4"}
+    assert all(len(c["indices"]) == 4 for c in cards)
+    shown = [sum(ix["visible"] for ix in c["indices"]) for c in cards]
+    assert sum(n >= 3 for n in shown) >= 3  # a row's last card shows three or four corners
+    assert len(scene.labels) == sum(shown)

@@ -21,6 +21,8 @@ from vision.types import Detection
 CARD_W, CARD_H = 63.0, 88.0
 TL_INDEX = (2.0, 3.0, 11.0, 25.0)
 BR_INDEX = (CARD_W - 11.0, CARD_H - 25.0, CARD_W - 2.0, CARD_H - 3.0)
+TR_INDEX = (CARD_W - 11.0, 3.0, CARD_W - 2.0, 25.0)  # a four-corner deck's extra corners
+BL_INDEX = (2.0, CARD_H - 25.0, 11.0, CARD_H - 3.0)
 ROW_SIZES = {"head": 3, "middle": 5, "tail": 5}
 DECK52 = [c for c in CLASS_NAMES if c not in ("BJ", "SJ")]
 
@@ -41,7 +43,9 @@ def seat_cards(
     jitter: float = 0.0,
     rng: np.random.Generator | None = None,
 ) -> list[dict]:
-    """One seat in its own frame: dicts with card, row, position, corners (4x2), BR visible."""
+    """One seat in its own frame: dicts with card, row, position, corners (4x2), which of the
+    bottom-right, top-right and bottom-left corners show (the last two on a four-corner deck only:
+    the top-right on a row's last card, the bottom-left where no nearer row covers it)."""
     rng = rng or np.random.default_rng(0)
     sizes = rows or ROW_SIZES
     order = ["head", "middle", "tail"] if head_far else ["tail", "middle", "head"]
@@ -55,9 +59,9 @@ def seat_cards(
             a = math.radians(rng.normal(0, 3.0)) if jitter else 0.0
             R = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
             corners = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]]) @ R.T + [x + dx, y + dy]
-            br_visible = i == k - 1 and (r == 2 or row_gap >= 0.97)
+            bottom_shows = r == 2 or row_gap >= 0.97
             out.append({"card": next(it), "row": row, "position": i, "local": corners, "R": R,
-                        "br": br_visible})
+                        "br": i == k - 1 and bottom_shows, "tr": i == k - 1, "bl": bottom_shows})
     return out
 
 
@@ -74,8 +78,10 @@ def build_table(
     jitter: float = 0.0,
     tilt: float = 0.0,
     seat_rows: dict[int, dict[str, int]] | None = None,
+    four_corners: bool = False,
 ) -> dict:
-    """A scene in the generator's meta format, seats evenly round the table from `first_orientation`."""
+    """A scene in the generator's meta format, seats evenly round the table from `first_orientation`;
+    with `four_corners`, of a deck that prints its index in all four corners."""
     rng = np.random.default_rng(seed)
     deck = _deal(n_seats, rng)
     if orientations is None:
@@ -91,7 +97,7 @@ def build_table(
         local = seat_cards(deck[:n], spacing=spacing, row_gap=row_gap, head_far=hf, rows=rows,
                            jitter=jitter, rng=rng)
         deck = deck[n:]
-        seat, placed = _place_seat(s, t, radius, local)
+        seat, placed = _place_seat(s, t, radius, local, four_corners)
         seats.append(seat)
         cards += placed
     return _photograph(seats, cards, seed, n_seats, tilt, px_per_unit, rng)
@@ -106,7 +112,8 @@ def _deal(n_seats: int, rng: np.random.Generator) -> list[str]:
     return deck
 
 
-def _place_seat(s: int, t: float, radius: float, local: list[dict]) -> tuple[dict, list[dict]]:
+def _place_seat(s: int, t: float, radius: float, local: list[dict], four_corners: bool = False
+                ) -> tuple[dict, list[dict]]:
     """One seat's cards (`seat_cards`, in the seat's own frame) turned to face `t` degrees at `radius`
     from the table's centre: the seat's meta and its cards' quads and index quads, in table units."""
     up = np.array([-math.sin(math.radians(t)), -math.cos(math.radians(t))])
@@ -123,8 +130,11 @@ def _place_seat(s: int, t: float, radius: float, local: list[dict]) -> tuple[dic
             pts = np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]]) @ c["R"].T + c["local"][0]
             return (pts - mid) @ R.T + centre
 
+        corners = [(idx(TL_INDEX), True), (idx(BR_INDEX), c["br"])]
+        if four_corners:
+            corners += [(idx(TR_INDEX), c["tr"]), (idx(BL_INDEX), c["bl"])]
         cards.append({"card": c["card"], "seat": s, "row": c["row"], "position": c["position"],
-                      "quad": quad, "idx": [(idx(TL_INDEX), True), (idx(BR_INDEX), c["br"])]})
+                      "quad": quad, "idx": corners})
     return {"seat": s, "orientation_deg": t, "center": centre.tolist()}, cards
 
 

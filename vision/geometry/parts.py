@@ -24,6 +24,8 @@ class _Card:
     split: bool = False  # one half of a corner pair split after seating that could still be one card
     unsure: bool = False  # read under the namer's operating threshold, taken where a row lacked a card
     dets: list[Detection] = field(default_factory=list)  # the detections it is made of
+    # the extra corners of a four-corner deck's card (`four_corners`): evidence and boxes, not points
+    folded: list[Detection] = field(default_factory=list)
 
     @property
     def center(self) -> np.ndarray:
@@ -45,7 +47,8 @@ class _Card:
 
     def read(self) -> ReadCard:
         c = self.center
-        return ReadCard(self.card, (float(c[0]), float(c[1])), float(self.confidence), list(self.boxes),
+        boxes = list(self.boxes) + [d.box for d in self.folded]
+        return ReadCard(self.card, (float(c[0]), float(c[1])), float(self.confidence), boxes,
                         self.changed_from, self.scores)
 
 

@@ -12,6 +12,7 @@ from .config import SEAT_SIZE, GeometryConfig
 from .copies import pair_copies
 from .corners import _corner_offset, _corner_offset_of, merge_corners
 from .deck import deck_capacity, one_copy_each
+from .four_corners import fold_extra_corners, shows_four_corners
 from .pairs import _merge_in_seat, _split_across_seats, _split_impossible
 from .parts import SeatFrame, _Card
 from .rows import _layout_error, fit_rows
@@ -44,9 +45,11 @@ class _Placement:
 
 
 def _place(
-    cards: list[_Card], k: int, deck: int | None, width: int, height: int, scale: float, cfg: GeometryConfig
+    cards: list[_Card], k: int, deck: int | None, width: int, height: int, scale: float, cfg: GeometryConfig,
+    four_corners: bool = False,
 ) -> _Placement:
-    """Seats (k of them), their frames and rows, corner pairs checked against each seat's frame."""
+    """Seats (k of them), their frames and rows, corner pairs checked against each seat's frame; with
+    `four_corners` (the deck prints its index in every corner), each card's extra corners folded."""
     centers = np.array([c.center for c in cards]).reshape(-1, 2)
     deck = deck or (65 if k >= 5 else 52)
     one_deck = one_copy_each(deck)
@@ -69,7 +72,7 @@ def _place(
     frames: list[tuple[SeatFrame, list[int], np.ndarray]] = []
     for g in groups:
         centre = centers[g].mean(0)
-        frames.append((_seat_frame(cards, g, toward(centre), scale, cfg, one_deck), g, centre))
+        frames.append((_seat_frame(cards, g, toward(centre), scale, cfg, one_deck, four_corners), g, centre))
 
     # Same-card pairs must sit like the two corners of one card in the seat's frame (down and to the
     # right, the same way on every card). With two decks two copies of a card can sit like one card's
@@ -98,6 +101,7 @@ def best_placement(
     operating threshold: a card made of those only is unsure (`_Card.unsure`), and left out of seats
     costs nothing."""
     near = _marked(merge_corners(dets, scale, cfg), unsure)
+    four = shows_four_corners(dets, cfg)
 
     def variants():
         yield near
@@ -120,7 +124,7 @@ def best_placement(
             if n and deck is None and k >= 5:  # five seats of an unknown deck: far pairs would pair copies
                 continue
             trial = _place([replace(c, points=list(c.points), boxes=list(c.boxes)) for c in merged], k,
-                           deck, width, height, scale, cfg)
+                           deck, width, height, scale, cfg, four)
             if best is None or trial.error < best.error:
                 best = trial
             if best.error == 0:  # nothing scores lower, and the first tried wins a tie
@@ -138,11 +142,14 @@ def _marked(cards: list[_Card], unsure: frozenset[int]) -> list[_Card]:
 
 def _seat_frame(
     cards: list[_Card], g: list[int], toward: np.ndarray | None, scale: float, cfg: GeometryConfig,
-    one_deck: bool,
+    one_deck: bool, four_corners: bool = False,
 ) -> SeatFrame:
-    """A seat's first frame; with one deck, its same-named corners merged where the frame says they
-    are one card's (two decks: `pair_copies`, once the photo's corner offset is known)."""
+    """A seat's first frame; with one deck, a four-corner deck's extra corners folded into their cards
+    (`fold_extra_corners`) and its same-named corners merged where the frame says they are one card's
+    (two decks: `pair_copies`, once the photo's corner offset is known)."""
     fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
+    if one_deck and four_corners and fold_extra_corners(cards, g, fr, cfg):
+        fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
     if one_deck and _merge_in_seat(cards, g, fr, cfg):
         fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
     return fr

@@ -1,0 +1,145 @@
+"""A deck that prints its index in all four corners: each fanned card shows two indices along its left
+edge, a row's last card four. Every extra corner folds into its card (`vision.geometry.four_corners`):
+seats read exactly as with a two-corner deck, and a two-corner deck never folds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.vision.layouts import build_table, detections
+from tests.vision.table_checks import assert_exact
+from vision.geometry import read_table
+from vision.geometry.config import GeometryConfig
+from vision.geometry.four_corners import _card_axes, _corners_of, fold_extra_corners, shows_four_corners
+from vision.geometry.parts import SeatFrame, _Card
+from vision.types import Detection
+
+
+@pytest.mark.parametrize("n, first, head_far", [(1, 0.0, True), (1, 90.0, False), (2, 30.0, True),
+                                                (4, 0.0, [True, False, True, False]), (4, 12.0, False)])
+@pytest.mark.parametrize("row_gap", [0.75, 1.05])
+def test_four_corner_tables_read_exactly(n, first, head_far, row_gap):
+    """Every seat and row right and no problem, the rows apart (bottom-left corners of every row
+    showing) or overlapped (only the nearest row's)."""
+    scene = build_table(n, seed=3, first_orientation=first, head_far=head_far, jitter=0.01, tilt=0.03,
+                        row_gap=row_gap, four_corners=True)
+    dets = detections(scene, seed=4)
+    shown = sum(ix["visible"] for c in scene["cards"] for ix in c["indices"])
+    assert len(dets) == shown > 13 * n + 3 * n  # the extra corners are there to fold
+    tr = read_table(dets, width=scene["width"], height=scene["height"])
+    assert_exact(scene, tr)
+    for s in tr.seats:  # a card keeps all its boxes (drawn on the photo), at most four
+        assert sum(len(c.boxes) for c in s.cards) == sum(
+            ix["visible"] for c in scene["cards"] if c["seat"] == (-s.seat) % n for ix in c["indices"])
+
+
+def test_a_four_corner_deck_is_told_from_its_reads():
+    """Names read at three corners of one card, at a right angle: the deck prints four; a two-corner
+    deck's table (one card at most twice) and its corner diagonals, however parallel, do not."""
+    four = build_table(4, seed=3, jitter=0.01, tilt=0.03, four_corners=True)
+    two = build_table(4, seed=3, jitter=0.01, tilt=0.03)
+    assert shows_four_corners(detections(four, seed=4), CFG)
+    assert not shows_four_corners(detections(two, seed=4), CFG)
+    # one name at three corners of a card is enough (a photo of one hand shows one or two)
+    assert shows_four_corners([_det("7h", 0, 0), _det("7h", 50, 0), _det("7h", 0, 80)], CFG)
+    # three reads of a name in a line, at a right angle of two equal sides (not a card's), or
+    # beyond a card's reach are not a card's corners
+    line = [_det("9h", 400, 0), _det("9h", 400, 80), _det("9h", 400, 160)]
+    square = [_det("Th", 600, 0), _det("Th", 680, 0), _det("Th", 600, 80)]
+    far = [_det("Jh", 800, 0), _det("Jh", 1000, 0), _det("Jh", 800, 300)]
+    assert not shows_four_corners(line + square + far, CFG)
+
+
+def test_two_corner_tables_are_not_folded(monkeypatch):
+    """A two-corner deck's table never reaches the fold, whatever its repeats."""
+    calls = []
+    monkeypatch.setattr("vision.geometry.place.fold_extra_corners", lambda *a: calls.append(a) or False)
+    scene = build_table(4, seed=5, jitter=0.01, tilt=0.03, row_gap=1.05)
+    tr = read_table(detections(scene, seed=6, misread=0.05), width=scene["width"], height=scene["height"])
+    assert tr.seats and calls == []
+
+
+def test_without_the_fold_the_same_reads_are_wrong(monkeypatch):
+    """The fold is what reads them: with it off, the bottom-left corners make cards of their own."""
+    scene = build_table(4, seed=3, jitter=0.01, tilt=0.03, four_corners=True)
+    dets = detections(scene, seed=4)
+    monkeypatch.setattr("vision.geometry.place.fold_extra_corners", lambda *a: False)
+    tr = read_table(dets, width=scene["width"], height=scene["height"])
+    assert tr.problems
+
+
+def _det(card: str, x: float, y: float, p: float = 0.9) -> Detection:
+    return Detection(card, (x - 5, y - 10, x + 5, y + 10), p)
+
+
+FRAME = SeatFrame(right=np.array([1.0, 0.0]), down=np.array([0.0, 1.0]), orientation_deg=0.0)
+CFG = GeometryConfig()
+
+
+@pytest.mark.parametrize("reads, top_left, bottom_right, extra", [
+    # index height 20: top-left at (0, 0), the card ~2.5 wide and ~4 tall in index heights
+    ([(0, 0), (0, 80)], 0, None, [1]),                       # top-left, bottom-left
+    ([(0, 80), (0, 0)], 1, None, [0]),                       # in any order
+    ([(0, 0), (50, 0), (50, 80), (0, 80)], 0, 2, [1, 3]),    # a row's last card: all four
+    ([(0, 15), (50, 0), (52, 95), (2, 95)], 0, 2, [1, 3]),   # sheared: the top-right lies higher
+    ([(0, 0), (50, 80)], 0, 1, []),                          # a two-corner card: nothing to fold
+])
+def test_corners_are_told_by_direction(reads, top_left, bottom_right, extra):
+    dets = [_det("7h", x, y) for x, y in reads]
+    c = _corners_of(dets, FRAME, CFG)
+    assert c is not None
+    assert c.top_left is dets[top_left]
+    assert c.bottom_right is (None if bottom_right is None else dets[bottom_right])
+    assert c.extra == [dets[i] for i in extra]
+
+
+@pytest.mark.parametrize("reads", [
+    [(0, 0), (-40, 60)],              # down and to the left: no corner of the card lies there
+    [(0, 0), (0, 400)],               # far below: another card, not this one's corner
+    [(0, 0), (50, 80), (60, 90)],     # two bottom-rights
+])
+def test_reads_off_the_card_are_not_folded(reads):
+    assert _corners_of([_det("7h", x, y) for x, y in reads], FRAME, CFG) is None
+
+
+def test_card_axes_found_from_the_pairs_whatever_the_rows_say():
+    """Cards turned 30 degrees from the frame: the axes come from the corner pairs, the longer pairs
+    (top-left to bottom-left) giving `down`, pointing the frame's way."""
+    t = np.radians(30.0)
+    right, down = np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])
+    groups = []
+    for k, card in enumerate(["2c", "3c", "4c"]):
+        tl = np.array([100.0 * k, 0.0])
+        groups.append([_det(card, *tl), _det(card, *(tl + 80 * down))])
+    tl = np.array([400.0, 0.0])
+    groups.append([_det("5c", *tl), _det("5c", *(tl + 50 * right))])
+    axes = _card_axes(groups, FRAME)
+    assert axes is not None
+    assert axes.down == pytest.approx(down, abs=1e-6)
+    assert axes.right == pytest.approx(right, abs=1e-6)
+
+
+def _cards(reads: list[tuple[str, float, float]]) -> list[_Card]:
+    return [_Card(n, 0.9, [d.box], [np.array(d.center)], None, dets=[d])
+            for n, x, y in reads for d in [_det(n, x, y)]]
+
+
+def test_one_extra_corner_is_a_misread_not_a_design():
+    """A single name read straight below itself folds nothing: a two-corner deck's repeat."""
+    cards = _cards([("7h", 0, 0), ("7h", 0, 80), ("8h", 30, 0), ("9h", 60, 0)])
+    g = list(range(len(cards)))
+    assert not fold_extra_corners(cards, g, FRAME, CFG)
+    assert g == [0, 1, 2, 3] and not any(c.gone for c in cards)
+
+
+def test_folded_cards_keep_their_evidence():
+    """Two names each read at two corners: one card each, the extra corner's box kept, the rest gone."""
+    cards = _cards([("7h", 0, 0), ("7h", 0, 80), ("8h", 30, 0), ("8h", 30, 80), ("9h", 60, 0)])
+    g = list(range(len(cards)))
+    assert fold_extra_corners(cards, g, FRAME, CFG)
+    assert sorted(cards[i].card for i in g) == ["7h", "8h", "9h"]
+    folded = [cards[i] for i in g if cards[i].folded]
+    assert [len(c.read().boxes) for c in folded] == [2, 2]
+    assert all(len(c.points) == 1 for c in folded)  # the top-left is the card's anchor
+    assert sum(c.gone for c in cards) == 2

@@ -1,0 +1,202 @@
+"""Decks that print the index in all four corners: a card's extra corners folded into that card.
+
+Such a deck shows each card of a fanned row twice along its left edge (the top-left index and,
+turned half round, the bottom-left one), and the last card of a row in all four corners. Read as
+cards, the bottom-left indices make a fourth row under the nearest one and every name a repeat. In
+one seat's frame the extra corners sit where no other card's index can: straight below a card's
+top-left index (the bottom-left corner), or straight right of it (the top-right corner). Where a
+seat shows that for at least `MIN_FOLDS` names, every name of the seat whose reads all lie on one
+card's corners becomes one card, its top-left index (and bottom-right one, as for any deck) its
+corners, the others folded into its evidence. A two-corner deck never shows such a repeat twice in
+a seat: one card read twice there is a misread or a card seen twice, left to the deck fix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..classes import CLASS_NAMES
+from ..types import Detection
+from .config import GeometryConfig
+from .corners import SCORE_FLOOR, _detections
+from .parts import SeatFrame, _Card, _side
+
+# The direction (degrees; 0 straight down the card from its top-left index, 90 straight right) each
+# other corner's index lies in: a card's corner diagonal runs ~30-45 degrees off its long side, and a
+# tilted camera shears a far seat's cards by up to ~20 degrees more.
+CORNER_TURNS = {"bottom_left": (-20.0, 20.0), "bottom_right": (22.0, 62.0), "top_right": (65.0, 125.0)}
+# A seat folds only where this many names show such an extra corner: one repeat that happens to lie
+# below its twin is a misread, several are the deck's design.
+MIN_FOLDS = 2
+# The photo shows a four-corner deck where this many names each show three corners of one card, at a
+# right angle (cosine at most `RIGHT_COS`: perspective opens or closes it a little) whose sides are
+# as long as a card's corner offsets, top-left to bottom-left against top-left to top-right.
+MIN_RECTANGLES = 1
+RIGHT_COS = 0.26
+SIDE_RATIO = (1.1, 2.8)
+# Pairs of one card's corners that lie along one of its sides agree on the side's direction within
+# this many degrees (perspective bends them apart a little across a seat).
+AXIS_SPREAD = 4.0
+
+
+@dataclass(frozen=True)
+class _Corners:
+    """The reads of one name in one seat, sorted out as one card's corners (offsets in index heights
+    in the seat's frame, from the top-left one)."""
+
+    top_left: Detection
+    bottom_right: Detection | None
+    extra: list[Detection]  # top-right and bottom-left corners
+
+    @property
+    def folds(self) -> bool:
+        return bool(self.extra)
+
+
+def shows_four_corners(dets: list[Detection], cfg: GeometryConfig) -> bool:
+    """Whether the photo's deck prints its index in all four corners: at least `MIN_RECTANGLES` names
+    are each read three times or more, three of the reads at a right angle, its sides as long as a
+    card's corner offsets are to each other (`SIDE_RATIO`) and within a card's reach. A two-corner
+    deck shows a card at most twice; three reads of one name there need two misreads, and those
+    never lie as one card's corners."""
+    by_name: dict[str, list[Detection]] = {}
+    for d in dets:
+        by_name.setdefault(d.card, []).append(d)
+    rectangles = 0
+    for group in by_name.values():
+        if len(group) >= 3 and _right_angle(group, cfg.pair_max_far):
+            rectangles += 1
+            if rectangles >= MIN_RECTANGLES:
+                return True
+    return False
+
+
+def _right_angle(group: list[Detection], reach: float) -> bool:
+    """Whether three of `group` lie at a card's corners: a right angle (`RIGHT_COS`) at one of them,
+    the longer side `SIDE_RATIO` times the shorter, both within `reach` index heights."""
+    pts = [np.asarray(d.center, float) for d in group]
+    unit = float(np.median([_side(d.box) for d in group]))
+    for a in range(len(pts)):
+        for b in range(len(pts)):
+            for c in range(b + 1, len(pts)):
+                if a in (b, c):
+                    continue
+                u, v = pts[b] - pts[a], pts[c] - pts[a]
+                lu, lv = float(np.linalg.norm(u)), float(np.linalg.norm(v))
+                if min(lu, lv) < unit or max(lu, lv) > reach * unit:
+                    continue
+                ratio = max(lu, lv) / min(lu, lv)
+                if abs(float(u @ v)) / (lu * lv) <= RIGHT_COS and SIDE_RATIO[0] <= ratio <= SIDE_RATIO[1]:
+                    return True
+    return False
+
+
+def _corners_of(dets: list[Detection], fr: SeatFrame, cfg: GeometryConfig) -> _Corners | None:
+    """`dets` (one name's reads in a seat) as one card's corners, or None where one of them lies
+    where no corner of the card at the top-left read could. The top-left read is the one nearest the
+    frame's top-left (a tilted camera shears a card: its top-right index can lie higher than its
+    top-left one); each other read is told by the direction it lies in from there (`CORNER_TURNS`)."""
+    unit = float(np.median([_side(d.box) for d in dets]))
+    uv = np.array([[np.asarray(d.center) @ fr.right, np.asarray(d.center) @ fr.down] for d in dets]) / unit
+    first = int(np.argmin(uv.sum(axis=1)))
+    _, _, x2, y2 = cfg.pair_box_one_deck
+    br: list[Detection] = []
+    extra: list[Detection] = []
+    for i, d in enumerate(dets):
+        if i == first:
+            continue
+        du, dv = uv[i] - uv[first]
+        turn = float(np.degrees(np.arctan2(du, dv)))  # 0: straight down the card, 90: straight right
+        corner = next((name for name, (lo, hi) in CORNER_TURNS.items() if lo <= turn <= hi), None)
+        if corner is None or not (du <= x2 and dv <= y2 and np.hypot(du, dv) >= 1.0):
+            return None
+        (br if corner == "bottom_right" else extra).append(d)
+    if len(br) > 1:
+        return None
+    return _Corners(dets[first], br[0] if br else None, extra)
+
+
+def _folded(c: _Corners, unsure: bool) -> _Card:
+    """One card of its corners: the top-left (and bottom-right) as its points, every read's scores
+    joined (a geometric mean, as two corners are joined), the extra corners kept for display."""
+    kept = [c.top_left] + ([c.bottom_right] if c.bottom_right is not None else [])
+    every = kept + c.extra
+    card, conf, scores = c.top_left.card, max(d.confidence for d in every), None
+    if all(d.scores is not None for d in every):
+        scores = np.exp(np.mean([np.log(np.clip(d.scores, SCORE_FLOOR, 1)) for d in every], axis=0))
+        card = CLASS_NAMES[int(scores.argmax())]
+        if card not in {d.card for d in every}:
+            conf = float(scores.max())
+        scores = scores.astype(np.float32)
+    return _Card(card, conf, [d.box for d in kept], [np.array(d.center) for d in kept], scores,
+                 corners_disagree=len({d.card for d in every}) > 1, unsure=unsure, dets=kept,
+                 folded=list(c.extra))
+
+
+def _card_axes(groups: list[list[Detection]], fr: SeatFrame) -> SeatFrame | None:
+    """The seat's frame turned to its cards' own axes, as their extra corners show them, or None where
+    they do not. Two reads of one name are one card's two corners: most such pairs run along the
+    card's long side (top-left to bottom-left) or its short side (top-left to top-right), a few along
+    its diagonal. The axes are the right angle that most pairs lie along (within `AXIS_SPREAD`
+    degrees), where `MIN_FOLDS` do; `down` is the axis of the longer pairs (a card is taller than
+    wide), pointing the way the frame's does. The rows' own direction is no guide: a four-corner
+    deck's seat shows lines of indices every way."""
+    angles, lengths = [], []
+    for dets in groups:
+        for a in range(len(dets)):
+            for b in range(a + 1, len(dets)):
+                v = np.asarray(dets[b].center, float) - np.asarray(dets[a].center, float)
+                unit = (_side(dets[a].box) + _side(dets[b].box)) / 2
+                angles.append(float(np.degrees(np.arctan2(v @ fr.right, v @ fr.down))) % 180.0)
+                lengths.append(float(np.linalg.norm(v)) / unit)
+    if len(angles) < MIN_FOLDS:
+        return None
+    ang, length = np.array(angles), np.array(lengths)
+
+    def off(a: np.ndarray, b: float, period: float) -> np.ndarray:
+        d = np.abs(a - b) % period
+        return np.minimum(d, period - d)
+
+    support = [int((off(ang, a, 90.0) <= AXIS_SPREAD).sum()) for a in ang]
+    best = int(np.argmax(support))
+    if support[best] < MIN_FOLDS:
+        return None
+    axis = float(ang[best]) % 90.0
+    on_a, on_b = off(ang, axis, 180.0) <= AXIS_SPREAD, off(ang, axis + 90.0, 180.0) <= AXIS_SPREAD
+    long_a = np.median(length[on_a]) if on_a.any() else 0.0
+    long_b = np.median(length[on_b]) if on_b.any() else 0.0
+    t = np.radians(axis if long_a >= long_b else axis + 90.0)
+    d_r, d_d = np.sin(t), np.cos(t)  # the cards' down axis in the frame's (right, down) terms
+    if d_d < 0:
+        d_r, d_d = -d_r, -d_d
+    return replace(fr, right=d_d * fr.right - d_r * fr.down, down=d_r * fr.right + d_d * fr.down)
+
+
+def fold_extra_corners(cards: list[_Card], g: list[int], fr: SeatFrame, cfg: GeometryConfig) -> bool:
+    """Fold, in one seat (`g`, indices into `cards`, in the frame `fr`), each name's reads into one
+    card where the seat shows a four-corner deck (module docstring). The cards folded away are marked
+    gone and leave `g`; returns whether anything was folded."""
+    by_name: dict[str, list[int]] = {}
+    for i in g:
+        by_name.setdefault(cards[i].card, []).append(i)
+    named = [(idx, [d for i in idx for d in [*_detections(cards[i]), *cards[i].folded]])
+             for idx in by_name.values()]
+    named = [(idx, dets) for idx, dets in named if len(dets) >= 2]
+    axes = _card_axes([dets for _, dets in named], fr)
+    if axes is None:
+        return False
+    plans: list[tuple[list[int], _Corners]] = []
+    for idx, dets in named:
+        corners = _corners_of(dets, axes, cfg)
+        if corners is not None and corners.folds:
+            plans.append((idx, corners))
+    if len(plans) < MIN_FOLDS:
+        return False
+    for idx, corners in plans:
+        cards[idx[0]] = _folded(corners, all(cards[i].unsure for i in idx))
+        for i in idx[1:]:
+            cards[i] = replace(cards[i], gone=True)
+            g.remove(i)
+    return True
