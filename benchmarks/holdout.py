@@ -2,12 +2,13 @@
 
     python -m benchmarks.holdout [--tables 30] [--seed 8080] [--size 4032] [--splits held_out,train]
         [--classifier a.onnx,b.onnx] [--conf 0.6,0.5] [--unsure 0.25,0.6] [--why] [--reuse-reads]
-        [--four-corners]
+        [--four-corners] [--seats 4]
 
 For each split of `datasets.synth.holdout` (held-out designs and fonts; the designs trained on), it
-renders ``--tables`` four-seat reveal photos (long side ``--size``, every seat facing its own side of
-the table, camera tilt and roll as the generator draws them), reads each from its JPEG file with the
-shipped reader (`vision.read`), and prints:
+renders ``--tables`` four-seat (``--seats``) reveal photos (long side ``--size``, every seat facing its
+own side of the table, camera tilt and roll as the generator draws them; ``--four-corners``: dealt from
+decks that print all four corners), reads each from its JPEG file with the shipped reader
+(`vision.read`), and prints:
 
 - seats exact (head, middle and tail hold exactly the true cards) and tables exact;
 - wrong seats flagged: a wrong seat must carry a problem naming it, or the table one naming no seat
@@ -60,24 +61,38 @@ REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "cache" / "bench"
 
 
-def _render(job: tuple[str, int, int, int, str, str, bool]) -> None:
-    out, seed, index, size, split, kind, four_corners = job
+@dataclass(frozen=True)
+class Deal:
+    """What the benchmark's tables are dealt as: how many seats, and whether from procedural decks
+    that print their index in all four corners."""
+
+    seats: int = 4
+    four_corners: bool = False
+
+    @property
+    def suffix(self) -> str:
+        """The render folder's name part for a deal other than the default."""
+        return ("-4corners" if self.four_corners else "") + (f"-{self.seats}seats" if self.seats != 4 else "")
+
+
+def _render(job: tuple[str, int, int, int, str, str, Deal]) -> None:
+    out, seed, index, size, split, kind, deal = job
     name = f"{index:06d}"
     if (Path(out) / "meta" / f"{name}.json").exists():
         return
     scene = generate(seed, index, size=size, kind=kind, split=Split(split),
-                     n_seats=4 if kind == "table" else None, four_corners=four_corners)
+                     n_seats=deal.seats if kind == "table" else None, four_corners=deal.four_corners)
     write_scene(Path(out), name, scene)
 
 
 def render(split: Split, n: int, seed: int, size: int, workers: int, kind: str = "table",
-           four_corners: bool = False) -> Path:
+           deal: Deal = Deal()) -> Path:
     """The split's photos, rendered once into ``cache/bench`` (named by the generator's fingerprint):
-    four-seat tables, or scenes of another `datasets.synth.scene` kind; with `four_corners`, dealt
-    from procedural decks that print their index in all four corners."""
-    prefix = ("holdout" if kind == "table" else kind) + ("-4corners" if four_corners else "")
+    tables dealt as `deal` says (four seats, two-corner decks by default), or scenes of another
+    `datasets.synth.scene` kind."""
+    prefix = ("holdout" if kind == "table" else kind) + deal.suffix
     out = BENCH / f"{prefix}-{split.value}-{seed}-{n}-{size}-g{benchmark_fingerprint()}"
-    jobs = [(str(out), seed, i, size, split.value, kind, four_corners) for i in range(n)]
+    jobs = [(str(out), seed, i, size, split.value, kind, deal) for i in range(n)]
     with Pool(workers) as pool:
         list(tqdm(pool.imap(_render, jobs), total=n, desc=f"render {kind} {split.value}", unit="photo"))
     return out
@@ -297,6 +312,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reuse-reads", action="store_true",
                     help="keep the reader's reads beside the photos and reuse them while the models, "
                     "settings and reading code are unchanged: a geometry change is measured in seconds")
+    ap.add_argument("--seats", type=int, default=4, choices=range(2, 6),
+                    help="seats a table (five: 65 cards, the spades twice)")
     ap.add_argument("--four-corners", action="store_true",
                     help="deal every table from a procedural deck that prints its index in all four "
                     "corners (each card of a fanned row then shows two indices along its edge)")
@@ -305,8 +322,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     splits = [Split(s) for s in args.splits.split(",") if s]
     # Render before any onnxruntime session exists: a fork taken after its threads started can hang.
-    folders = {s: render(s, args.tables, args.seed, args.size, args.workers,
-                         four_corners=args.four_corners) for s in splits}
+    deal = Deal(args.seats, args.four_corners)
+    folders = {s: render(s, args.tables, args.seed, args.size, args.workers, deal=deal) for s in splits}
     base = get_detector(args.model)
     namers = [c for c in args.classifier.split(",") if c] or [base.classifier]
     confs = [float(c) for c in args.conf.split(",") if c] or [base.conf]

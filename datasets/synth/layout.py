@@ -87,12 +87,16 @@ def place(face_wh: tuple[int, int], centre: np.ndarray, angle: float, height: fl
 
 
 def deal(rng: np.random.Generator, n: int, jokers: bool, have: Deck) -> tuple[list[str], int, int]:
-    """``n`` cards from one shuffled deck (two decks when one is not enough, as 5-player tables do)."""
-    deck = [c for c in CARDS52 + (["BJ", "SJ"] if jokers else []) if have.has(c)]
-    decks = 1 if n <= len(deck) else 2
-    pool = deck * decks
-    order = rng.permutation(len(pool))[:n]
-    return [pool[i] for i in order], 52 + (2 if jokers else 0), decks
+    """``n`` cards from one shuffled deck: 52 (54 with ``jokers``), or for more than that (five players)
+    65: the 52 and a fifth copy of one suit's 13 cards, drawn at random, without jokers (the rules'
+    five-player game). Returns the cards, the deck's size and 1 (one deck)."""
+    if n <= 52 + (2 if jokers else 0):
+        deck = [c for c in CARDS52 + (["BJ", "SJ"] if jokers else []) if have.has(c)]
+    else:
+        suit = "shdc"[int(rng.integers(4))]
+        deck = [c for c in CARDS52 + [c for c in CARDS52 if c[1] == suit] if have.has(c)]
+    order = rng.permutation(len(deck))[:n]
+    return [deck[i] for i in order], len(deck) if n > 54 else 52 + (2 if jokers else 0), 1
 
 
 def _face_wh(deck: Deck, card: str) -> tuple[int, int]:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.classes import CLASS_INDEX, NUM_CLASSES
-from vision.geometry.deck import FalseReadSlots, deck_capacity, fix_with_deck
+from vision.geometry.deck import FalseReadSlots, added_suit, deck_capacity, fix_with_deck
 from vision.geometry.parts import _Card
 
 
@@ -59,11 +59,37 @@ def test_cards_without_scores_hold_their_class() -> None:
     assert (typed.card, read.card) == ("Ks", "Kc")
 
 
-@pytest.mark.parametrize(("deck", "ks", "joker"),
-                         [(52, 1, 1), (54, 1, 1), (65, 2, 1), (104, 2, 1), (108, 2, 2)])
-def test_deck_capacity(deck: int, ks: int, joker: int) -> None:
-    cap = deck_capacity(deck)
-    assert (cap["Ks"], cap["BJ"]) == (ks, joker)
+@pytest.mark.parametrize(("deck", "extra_suit", "ks", "kh", "joker"),
+                         [(52, None, 1, 1, 1), (54, None, 1, 1, 1), (65, None, 2, 2, 0), (65, "s", 2, 1, 0),
+                          (65, "h", 1, 2, 0), (104, None, 2, 2, 1), (108, None, 2, 2, 2)])
+def test_deck_capacity(deck: int, extra_suit: str | None, ks: int, kh: int, joker: int) -> None:
+    """65 cards: 52 and a fifth copy of one suit, no jokers; that suit twice once it is known."""
+    cap = deck_capacity(deck, extra_suit)
+    assert (cap["Ks"], cap["Kh"], cap["BJ"]) == (ks, kh, joker)
+
+
+@pytest.mark.parametrize(("names", "deck", "want"), [
+    (["2h", "2h", "5h", "5h", "9h", "9h", "Kh", "Kh", "3c"], 65, "h"),
+    (["2h", "2h", "5h", "5h", "9h", "9h", "Kh", "Kh"], 52, None),                 # one deck: no suit added
+    (["2h", "2h", "5h", "5h", "9h", "9h"], 65, None),                             # too few to tell
+    (["2h", "2h", "5h", "5h", "9h", "9h", "Kh", "Kh", "2c", "2c", "3c", "3c", "4c", "4c"], 65, None),  # alike
+    (["2h", "2h", "5h", "5h", "9h", "9h", "Kh", "Kh", "2c", "2c", "BJ", "BJ"], 65, "h"),
+])
+def test_added_suit_is_the_one_read_twice(names, deck, want) -> None:
+    assert added_suit(names, deck) == want
+
+
+def test_with_the_added_suit_known_a_misread_of_another_suit_is_fixed() -> None:
+    """Two reads of Kd at a 65-card table whose added suit is spades: one Kd too many, so the less
+    sure one takes its runner-up; with the suit unknown every card may appear twice and both stand."""
+    def reads():
+        return [card({"Kd": 0.95}), card({"Kd": 0.6, "Kh": 0.35})]
+
+    unknown = reads()
+    assert fix_with_deck(unknown, 65) == ([], []) and [c.card for c in unknown] == ["Kd", "Kd"]
+    known = reads()
+    changed, false = fix_with_deck(known, 65, extra_suit="s")
+    assert [c.card for c in known] == ["Kd", "Kh"] and changed == [known[1]] and false == []
 
 
 def test_a_seat_that_must_give_up_a_card_prefers_its_over_full_row_unless_a_repeat_says_otherwise():

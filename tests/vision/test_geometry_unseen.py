@@ -23,6 +23,18 @@ def test_missing_card_on_full_table_inferred_by_elimination():
         ("inferred", read_seat(gone["seat"], 4), gone["row"], gone["card"])]
 
 
+@pytest.mark.parametrize("pick", [(2, "middle", 1), (4, "middle", 2), (0, "head", 1)])
+def test_missing_card_on_full_five_seat_table_inferred_by_elimination(pick):
+    """Five seats of a 65-card deck (52 and the spades again, as the reads show) hold every card: the
+    one no seat shows, of the added suit or not, is inferred where its row lacks it."""
+    scene = build_table(5, seed=12)
+    gone, dets = _hidden(scene, {pick})
+    tr = read_table(dets)
+    assert got(tr) == truth_as_read(scene)
+    assert [(p.kind, p.seat, p.row, p.card) for p in tr.problems] == [
+        ("inferred", read_seat(pick[0], 5), pick[1], gone[0]["card"])]
+
+
 def _hidden(scene, picks):
     """The scene's detections without any index of the cards at (seat, row, position) `picks`."""
     gone = [c for c in scene["cards"] if (c["seat"], c["row"], c["position"]) in picks]

@@ -36,12 +36,40 @@ class FalseReadSlots:
 ROW_PRIOR = 0.5
 
 
-def deck_capacity(deck: int) -> dict[str, int]:
-    """How often each card may appear: once in 52 or 54 (jokers once), twice in a 65-card deck (52 and
-    a fifth suit) or two whole decks (104; 108 with two jokers of each colour)."""
+def deck_capacity(deck: int, extra_suit: str | None = None) -> dict[str, int]:
+    """How often each card may appear: once in 52 or 54 (jokers once); in a 65-card deck (52 and a
+    fifth copy of one suit, no jokers) twice for that suit's cards where `extra_suit` names it, else
+    twice for every card; twice in two whole decks (104; 108 with two jokers of each colour)."""
+    if deck == FIVE_PLAYER_DECK:
+        return {c: (0 if c in JOKERS else 2 if extra_suit in (None, c[-1]) else 1) for c in CLASS_NAMES}
     cap = 2 if deck > 54 else 1
     jokers = 2 if deck >= 108 else 1
     return {c: (jokers if c in JOKERS else cap) for c in CLASS_NAMES}
+
+
+FIVE_PLAYER_DECK = 65
+#: A 65-card table's added suit shows as this many of its names read twice, at least twice as many as
+#: any other suit's (a full five-seat table shows all 13 twice; a misread makes a stray repeat).
+ADDED_SUIT_MIN = 4
+
+
+def added_suit(names: list[str], deck: int) -> str | None:
+    """The suit a 65-card deck holds twice, as the reads show it: the suit with the most names read
+    more than once, where it has `ADDED_SUIT_MIN` and twice any other suit's; None otherwise (or for
+    another deck). The players choose the suit; the reads tell it as surely as the count of seats
+    tells the deck.
+
+    >>> added_suit(["2h", "2h", "5h", "5h", "9h", "9h", "Kh", "Kh", "As", "As", "3c"], 65)
+    'h'
+    >>> added_suit(["2h", "2h", "5h", "5h", "As", "As"], 65) is None
+    True
+    """
+    if deck != FIVE_PLAYER_DECK:
+        return None
+    twice = Counter(n[-1] for n, k in Counter(names).items() if k >= 2 and n not in JOKERS)
+    ranked = twice.most_common(2) + [("", 0)]
+    (suit, most), (_, next_most) = ranked[0], ranked[1]
+    return suit if most >= ADDED_SUIT_MIN and most >= 2 * next_most else None
 
 
 def one_copy_each(deck: int) -> bool:
@@ -51,7 +79,7 @@ def one_copy_each(deck: int) -> bool:
 
 def fix_with_deck(
     cards: list[_Card], deck: int, overfull: list[FalseReadSlots] | None = None,
-    false_read_below: float = 0.1,
+    false_read_below: float = 0.1, extra_suit: str | None = None,
 ) -> tuple[list[_Card], list[_Card]]:
     """Re-read cards so no card appears more often than the deck holds, most probable first; returns
     the cards renamed and the cards taken as false reads.
@@ -67,9 +95,10 @@ def fix_with_deck(
     rather than the other renamed to something unlikely, and a seat of 14 with no card read twice
     leaves out its least probable read, from its over-full row when the reads are alike; a hand of
     13 or fewer gives up nothing but such a repeat. Without a conflict or a seat that must give up a
-    card, nothing is run.
+    card, nothing is run. `extra_suit`: a 65-card deck's added suit (`added_suit`), the only one
+    whose cards it holds twice.
     """
-    cap = deck_capacity(deck)
+    cap = deck_capacity(deck, extra_suit)
     counts = Counter(c.card for c in cards)
     seats = overfull or []
     if all(n <= cap[k] for k, n in counts.items()) and not any(s.must for s in seats):

@@ -19,7 +19,7 @@ from .parts import SeatFrame, _Card
 class Seated:
     """A table once placed: the cards, each seat's (frame, card indices, centre), the seats' reading
     order, the seats as read, each card's (seat, row) by id, the cards still in play, the ids left
-    out as false reads, and the deck size."""
+    out as false reads, the deck size and a 65-card deck's added suit."""
 
     cards: list[_Card]
     frames: list[tuple[SeatFrame, list[int], np.ndarray]]
@@ -29,6 +29,7 @@ class Seated:
     live: list[_Card]
     gone: set[int]
     deck: int
+    extra_suit: str | None = None  # a 65-card deck's added suit, as the reads show it (`added_suit`)
 
 
 def table_problems(
@@ -108,14 +109,16 @@ def _deck_problems(
             s, row = t.seat_of.get(id(c), (None, None))
             out.append(Problem("corners_disagree", f"the two corners of one card read differently; "
                                f"took {c.card}", s, row, c.card))
-    cap = deck_capacity(t.deck)
+    cap = deck_capacity(t.deck, t.extra_suit)
     where_seen: dict[str, list[tuple[int | None, str | None]]] = {}
     for c in t.live:
         where_seen.setdefault(c.card, []).append(t.seat_of.get(id(c), (None, None)))
     for card, places in where_seen.items():
         if len(places) > cap[card]:
+            said = (f"{card} is seen {len(places)} times" if cap[card] else
+                    f"{card} is read, but the {t.deck}-card deck holds none")
             for s, row in places:
-                out.append(Problem("duplicate", f"{card} is seen {len(places)} times", s, row, card))
+                out.append(Problem("duplicate", said, s, row, card))
     return out
 
 
@@ -160,7 +163,7 @@ def _same_card_problems(t: Seated, cfg: GeometryConfig) -> list[Problem]:
     """Two copies in one hand: legal with two decks (and common), flagged only when they could be one
     card's two corners read apart (`_corners_of_one`)."""
     out: list[Problem] = []
-    cap = deck_capacity(t.deck)
+    cap = deck_capacity(t.deck, t.extra_suit)
     cards = t.cards
     photo_offset = _corner_offset_of(cards, [(fr, g) for fr, g, _ in t.frames])
     for number, fi in enumerate(t.order):

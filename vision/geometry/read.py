@@ -16,7 +16,14 @@ import numpy as np
 from ..types import Detection, Problem, ReadCard, SeatRead, TableRead
 from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig, name_rows
 from .corners import index_scale
-from .deck import FalseReadSlots, _leave_out_false_reads, fix_with_deck, one_copy_each
+from .deck import (
+    FalseReadSlots,
+    _leave_out_false_reads,
+    added_suit,
+    deck_capacity,
+    fix_with_deck,
+    one_copy_each,
+)
 from .fill import fill_from_unsure, row_hit
 from .parts import SeatFrame, _Card
 from .place import best_placement
@@ -48,8 +55,10 @@ def read_table(
     cards, frames, deck = best.cards, best.frames, best.deck
     fill_from_unsure(cards, frames, unsure or [], cfg)
     live = [c for c in cards if not c.gone]
-    changed, false = (fix_with_deck(live, deck, _false_read_slots(cards, frames, deck, cfg),
-                                    cfg.false_read_below) if cfg.fix_with_deck else ([], []))
+    extra_suit = added_suit([c.card for c in live], deck)
+    slots = _false_read_slots(cards, frames, deck, cfg, extra_suit)
+    changed, false = (fix_with_deck(live, deck, slots, cfg.false_read_below, extra_suit)
+                      if cfg.fix_with_deck else ([], []))
     orphans = _attach_strays(cards, frames, best.strays, scale, cfg)
     centre = best.table_centre if best.table_centre is not None else np.zeros(2)
     order = _seat_order([f[2] for f in frames], centre)
@@ -58,8 +67,9 @@ def read_table(
     gone = {id(c) for c, _ in left_out}
     live = [c for c in live if id(c) not in gone]
     problems: list[Problem] = []
-    place_unseen(seat_reads, frames, order, live, [*(unsure or []), *(faint or [])], deck, cfg, problems)
-    seated = Seated(cards, frames, order, seat_reads, seat_of, live, gone, deck)
+    place_unseen(seat_reads, frames, order, live, [*(unsure or []), *(faint or [])], deck, cfg, problems,
+                 extra_suit)
+    seated = Seated(cards, frames, order, seat_reads, seat_of, live, gone, deck, extra_suit)
     problems += table_problems(seated, seats, width, height, scale, left_out, changed, cfg)
     orphan_reads = [cards[i].read() for i in orphans]
     for rc in orphan_reads:
@@ -70,27 +80,31 @@ def read_table(
 
 def _false_read_slots(
     cards: list[_Card], frames: list[tuple[SeatFrame, list[int], np.ndarray]], deck: int, cfg: GeometryConfig,
+    extra_suit: str | None = None,
 ) -> list[FalseReadSlots]:
     """The seats that may give up cards as false reads (`fix_with_deck`): a seat of more than 13 must
     give up its extra ones, those of its over-full rows (`_overfull_rows`) preferred; with one deck, a
     seat of a few loose cards (fewer than `frame_min_cards`) may give up any of them. Loose cards are
     no hand, so no card is missing from them: a second read of a card there is that card seen twice
     (two corners too far apart to pair, two boxes on one index), not a misread of a card that is not
-    seen. A seat of a hand (10 or more) may also give up the repeats of a card read twice in it, at
-    the cost `repeat_read_below`: such a repeat is renamed only to a card the namer gives some chance."""
+    seen. A seat of a hand (10 or more) may also give up the reads of a card beyond what the deck
+    holds of it (one deck, or a 65-card deck whose added suit the reads show: `extra_suit`), at the
+    cost `repeat_read_below`: such a repeat is renamed only to a card the namer gives some chance."""
+    one_deck = one_copy_each(deck)
+    cap = deck_capacity(deck, extra_suit)
     slots = []
     for fr, g, _ in frames:
         live = [cards[i] for i in g if not cards[i].gone]
         ids = {id(c) for c in live}
         if len(ids) > SEAT_SIZE:
             slots.append(FalseReadSlots(ids, len(ids) - SEAT_SIZE, True, _overfull_rows(fr, cfg) & ids))
-        if one_copy_each(deck) and len(ids) < cfg.frame_min_cards:
+        if one_deck and len(ids) < cfg.frame_min_cards:
             slots.append(FalseReadSlots(ids, len(ids)))
-        elif one_copy_each(deck):
+        elif one_deck or extra_suit is not None:
             times = Counter(c.card for c in live)
-            repeats = {id(c) for c in live if times[c.card] > 1}
+            repeats = {id(c) for c in live if times[c.card] > cap[c.card]}
             if repeats:
-                slots.append(FalseReadSlots(repeats, sum(n - 1 for n in times.values()),
+                slots.append(FalseReadSlots(repeats, sum(max(0, n - cap[k]) for k, n in times.items()),
                                             below=cfg.repeat_read_below))
     return slots
 

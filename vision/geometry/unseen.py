@@ -1,7 +1,8 @@
 """The cards no seat shows, on a full table: where they go.
 
-Four seats of one 52-card deck hold every card, so the cards no seat shows are exactly the cards
-not seen: under a chip or a hand, out of the photo, too small or too strange for the namer to keep.
+Four seats of one 52-card deck hold every card, and so do five of a 65-card deck (52 and a fifth
+copy of the suit the reads show twice, `deck.added_suit`), so the cards no seat shows are exactly
+the cards not seen: under a chip or a hand, out of the photo, too small or too strange for the namer to keep.
 Where a seat's rows lack that many cards, each unseen card belongs in one of them:
 
 - a faint read (a proposal the namer would not keep, `IndexReads.faint`) or an unsure one left over
@@ -27,6 +28,7 @@ from ..classes import CLASS_INDEX, CLASS_NAMES, JOKERS
 from ..types import Detection, Problem, ReadCard, SeatRead
 from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig, name_rows
 from .corners import _single
+from .deck import FIVE_PLAYER_DECK, deck_capacity
 from .fill import _taken, row_at
 from .parts import SeatFrame, _Card
 
@@ -36,11 +38,13 @@ DECK52 = CLASS_NAMES[:52]
 def place_unseen(
     seat_reads: list[SeatRead], frames: list[tuple[SeatFrame, list[int], np.ndarray]], order: list[int],
     live: list[_Card], faint: list[Detection], deck: int, cfg: GeometryConfig, problems: list[Problem],
+    extra_suit: str | None = None,
 ) -> None:
-    """Put the unseen cards of a full 52-card table where the faint reads and the short rows say
-    (see the module docstring); `order` maps each seat read to its frame, `live` are the cards
-    read (a faint read near one of them is that card's, not a missing one)."""
-    unseen = _unseen(seat_reads, deck)
+    """Put the unseen cards of a full table (52 cards, or 65 with `extra_suit` added) where the faint
+    reads and the short rows say (see the module docstring); `order` maps each seat read to its
+    frame, `live` are the cards read (a faint read near one of them is that card's, not a missing
+    one)."""
+    unseen = _unseen(seat_reads, deck, extra_suit)
     if not unseen:
         return
     short = _short_rows(seat_reads)
@@ -61,14 +65,18 @@ def place_unseen(
     _by_elimination(seat_reads, unseen, short, problems)
 
 
-def _unseen(seat_reads: list[SeatRead], deck: int) -> list[str]:
-    """The 52-card deck's cards no seat shows; none when the table is not one full deck read once."""
-    if deck != 52 or len(seat_reads) * SEAT_SIZE != 52:
+def _unseen(seat_reads: list[SeatRead], deck: int, extra_suit: str | None = None) -> list[str]:
+    """The deck's cards no seat shows (a card of a 65-card deck's added suit possibly twice); none
+    when the table is not one full deck, every card read at most as often as the deck holds it."""
+    if deck not in (52, FIVE_PLAYER_DECK) or len(seat_reads) * SEAT_SIZE != deck:
         return []
+    if deck == FIVE_PLAYER_DECK and extra_suit is None:
+        return []
+    cap = deck_capacity(deck, extra_suit)
     seen = Counter(c.card for s in seat_reads for c in s.cards)
-    if any(n > 1 for n in seen.values()) or any(c in JOKERS for c in seen):
+    if any(n > cap[c] for c, n in seen.items()) or any(c in JOKERS for c in seen):
         return []
-    return [c for c in DECK52 if c not in seen]
+    return [c for c in DECK52 for _ in range(cap[c] - seen[c])]
 
 
 def _short_rows(seat_reads: list[SeatRead]) -> dict[tuple[int, str], int] | None:
@@ -90,6 +98,7 @@ def _likeliest(
 ) -> list[tuple[Detection, str, tuple[int, str]]]:
     """For each faint read on a seat's row: the unseen card it most resembles, when that card takes
     at least `cfg.unseen_share` of the read's scores over the unseen cards; surest first."""
+    unseen = sorted(set(unseen), key=unseen.index)  # a card unseen twice is still one candidate
     cols = [CLASS_INDEX[c] for c in unseen]
     seat_of_frame = {fi: k for k, fi in enumerate(order)}
     out = []
