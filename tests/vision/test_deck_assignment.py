@@ -72,6 +72,7 @@ def test_deck_capacity(deck: int, extra_suit: str | None, ks: int, kh: int, joke
     (["2h", "2h", "5h", "5h", "9h", "9h", "Kh", "Kh", "3c"], 65, "h"),
     (["2h", "2h", "5h", "5h", "9h", "9h", "Kh", "Kh"], 52, None),                 # one deck: no suit added
     (["2h", "2h", "5h", "5h", "9h", "9h"], 65, None),                             # too few to tell
+    (["2h", "5h", "9h"], 65, None), ([], 65, None),                               # nothing read twice
     (["2h", "2h", "5h", "5h", "9h", "9h", "Kh", "Kh", "2c", "2c", "3c", "3c", "4c", "4c"], 65, None),  # alike
     (["2h", "2h", "5h", "5h", "9h", "9h", "Kh", "Kh", "2c", "2c", "BJ", "BJ"], 65, "h"),
 ])

@@ -199,3 +199,18 @@ def test_a_card_read_surely_a_row_off_goes_where_its_unsure_index_read_completes
     assert tr.problems == []
     alone = read_table([*dets, art])
     assert {(p.kind, p.row) for p in alone.problems} >= {("row_length", "middle"), ("row_length", "tail")}
+
+
+def test_a_five_seat_table_with_a_seat_out_of_the_photo_keeps_its_deck():
+    """Four seats in view of a five-seat table: the spades read twice say the deck is the 65 cards, so
+    the second copies are cards, not misreads of a 52-card deck to be renamed."""
+    scene = build_table(5, seed=12)
+    gone, dets = _hidden(scene, {(3, r, p) for r, n in (("head", 3), ("middle", 5), ("tail", 5))
+                                 for p in range(n)})
+    assert len(gone) == 13
+    tr = read_table(dets)
+    assert len(tr.seats) == 4
+    assert not [p for p in tr.problems if p.kind in ("changed", "false_read", "duplicate")]
+    read = sorted(sorted(c.card for c in s.cards) for s in tr.seats)
+    truth = sorted(sorted(c["card"] for c in scene["cards"] if c["seat"] == k) for k in (0, 1, 2, 4))
+    assert read == truth

@@ -67,8 +67,7 @@ def added_suit(names: list[str], deck: int) -> str | None:
     if deck != FIVE_PLAYER_DECK:
         return None
     twice = Counter(n[-1] for n, k in Counter(names).items() if k >= 2 and n not in JOKERS)
-    ranked = twice.most_common(2) + [("", 0)]
-    (suit, most), (_, next_most) = ranked[0], ranked[1]
+    (suit, most), (_, next_most) = [*twice.most_common(2), ("", 0), ("", 0)][:2]
     return suit if most >= ADDED_SUIT_MIN and most >= 2 * next_most else None
 
 
