@@ -2,13 +2,15 @@
 
 Such a deck shows each card of a fanned row twice along its left edge (the top-left index and,
 turned half round, the bottom-left one), and the last card of a row in all four corners. Read as
-cards, the bottom-left indices make a fourth row under the nearest one and every name a repeat. In
-one seat's frame the extra corners sit where no other card's index can: straight below a card's
-top-left index (the bottom-left corner), or straight right of it (the top-right corner). Where a
-seat shows that for at least `MIN_FOLDS` names, every name of the seat whose reads all lie on one
-card's corners becomes one card, its top-left index (and bottom-right one, as for any deck) its
-corners, the others folded into its evidence. A two-corner deck never shows such a repeat twice in
-a seat: one card read twice there is a misread or a card seen twice, left to the deck fix.
+cards, the bottom-left indices make a fourth row under the nearest one and every name a repeat.
+
+A photo shows such a deck where a name is read at three corners of one card (`shows_four_corners`):
+a two-corner deck shows a card at most twice. Then, in each one-deck seat, the same-named reads
+show the cards' own axes (`_card_axes`), and in that frame a card's extra corners sit where no other
+card's index can: straight below its top-left index (the bottom-left corner) or straight right of it
+(the top-right corner). Where `MIN_FOLDS` names of the seat show that, every name whose reads all
+lie on one card's corners becomes one card: its top-left index (and bottom-right one, as for any
+deck) its corners, the others folded into its evidence (`fold_extra_corners`).
 """
 
 from __future__ import annotations
@@ -43,8 +45,8 @@ AXIS_SPREAD = 4.0
 
 @dataclass(frozen=True)
 class _Corners:
-    """The reads of one name in one seat, sorted out as one card's corners (offsets in index heights
-    in the seat's frame, from the top-left one)."""
+    """The reads of one name in one seat, sorted out as one card's corners: its top-left read, its
+    bottom-right one if read, and the rest (`_corners_of`)."""
 
     top_left: Detection
     bottom_right: Detection | None

@@ -46,9 +46,11 @@ def read_table(
     faint: list[Detection] | None = None,
 ) -> TableRead:
     """Seats, rows and problems from detections. `seats` (1..5) if known; `deck` 52 or 65 (default:
-    65 for five seats, else 52). `unsure`: reads under the namer's operating threshold, taken only
-    where a seat's rows lack a card (`fill`); `faint`: proposals the namer kept no read of, weighed
-    with the unsure reads left only among the cards no seat of a full table shows (`unseen`)."""
+    65 for five seats or a table that shows a suit read twice, else 52; the 65-card deck's added
+    suit is the one the reads show twice, `deck.added_suit`). `unsure`: reads under the namer's
+    operating threshold, taken only where a seat's rows lack a card (`fill`); `faint`: proposals the
+    namer kept no read of, weighed with the unsure reads left only among the cards no seat of a full
+    table shows (`unseen`)."""
     scale = index_scale(dets)
     best = with_unsure_seats(best_placement(dets, seats, deck, width, height, scale, cfg), dets,
                              unsure or [], seats, deck, width, height, scale, cfg)
