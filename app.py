@@ -102,7 +102,7 @@ def main() -> None:
     )
     if mode == "photo":
         st.subheader("① 照片 Photo")
-        guard.call(photo_view.render, settings.names)
+        guard.call(photo_view.render, settings.names, settings.options.get("extra_suit"))
     seat_inputs = seats_from_state(settings)
     table, outcome = settle_table(settings, seat_inputs)
     st.subheader("② 核对 Review the cards")

@@ -77,20 +77,24 @@ def _short(exc: BaseException) -> str:
 
 
 def read(
-    data: bytes, seats: int | None = None, progress: Callable[[str], None] = _no_progress, jokers: int = 0
+    data: bytes, seats: int | None = None, progress: Callable[[str], None] = _no_progress, jokers: int = 0,
+    extra_suit: str | None = None,
 ) -> PhotoResult:
     """Decode, read and annotate one photo, naming each stage to `progress`. A bad photo or a
     missing model is a `PhotoResult.error`, never an exception.
 
     `jokers`: how many the table plays with (no preset has any), so a misread card is never
-    offered as a joker the deck does not hold. A photo without colour gets a note saying so."""
+    offered as a joker the deck does not hold. `extra_suit`: the five-player game's added suit, so
+    the reader knows the 65-card deck (two copies of that suit's cards are no misread, even on one
+    seat's photo). A photo without colour gets a note saying so."""
     start = time.perf_counter()
-    result = _read(data, seats, progress, jokers)
+    result = _read(data, seats, progress, jokers, extra_suit)
     result.seconds = time.perf_counter() - start
     return result
 
 
-def _read(data: bytes, seats: int | None, progress: Callable[[str], None], jokers: int) -> PhotoResult:
+def _read(data: bytes, seats: int | None, progress: Callable[[str], None], jokers: int,
+          extra_suit: str | None = None) -> PhotoResult:
     progress(STAGES[0])
     image, err = decode(data)
     if err:
@@ -98,7 +102,7 @@ def _read(data: bytes, seats: int | None, progress: Callable[[str], None], joker
     result = PhotoResult(image=image)
     progress(STAGES[1])
     try:
-        table_read = vision.read(data, seats=seats, jokers=jokers)
+        table_read = vision.read(data, seats=seats, jokers=jokers, extra_suit=extra_suit)
     except (ModelMissingError, ModelMismatchError) as exc:
         result.error = f"photo reading unavailable: {exc}. Type the cards below instead (manual mode)."
         return result

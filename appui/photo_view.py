@@ -140,22 +140,27 @@ def _apply_sample_truth(result: photo.PhotoResult) -> None:
     )
 
 
-def _read_with_progress(data: bytes, seats_hint: int | None) -> photo.PhotoResult:
+def _read_with_progress(data: bytes, seats_hint: int | None, extra_suit: str | None = None
+                        ) -> photo.PhotoResult:
     """The read, with a status box naming each stage while it runs and the time it took after."""
     with st.status(photo.STAGES[0], expanded=False) as status:
-        result = photo.read(data, seats=seats_hint, progress=lambda stage: status.update(label=stage))
+        result = photo.read(data, seats=seats_hint, progress=lambda stage: status.update(label=stage),
+                            extra_suit=extra_suit)
         status.update(label=f"Read in {result.seconds:.1f} s", state="error" if result.error else "complete")
     return result
 
 
-def load(data: bytes, *, is_sample: bool = False, seat: int | None = None) -> None:
+def load(data: bytes, *, is_sample: bool = False, seat: int | None = None, extra_suit: str | None = None
+         ) -> None:
     """Read one photo (callback context) and store the result for the page.
 
-    `seat`: the photo is a close-up of that table seat, which it fills alone."""
-    digest = hashlib.sha256(data).hexdigest()[:16] + ("" if seat is None else f"@{seat}")
+    `seat`: the photo is a close-up of that table seat, which it fills alone. `extra_suit`: the
+    five-player game's added suit (the table's rules), for the reader's deck."""
+    digest = (hashlib.sha256(data).hexdigest()[:16] + ("" if seat is None else f"@{seat}")
+              + ("" if extra_suit is None else f"+{extra_suit}"))
     if st.session_state.get("photo_digest") == digest and st.session_state.get("photo_result") is not None:
         return
-    result = _read_with_progress(data, None if seat is None else 1)
+    result = _read_with_progress(data, None if seat is None else 1, extra_suit)
     result.seat = seat
     if result.read is not None and not result.error:
         if seat is None:
@@ -183,7 +188,7 @@ def _next_seat(done: int) -> None:
 
 
 @guarded
-def _on_upload(key: str, per_seat: bool = False) -> None:
+def _on_upload(key: str, per_seat: bool = False, extra_suit: str | None = None) -> None:
     f = st.session_state.get(key)
     if f is None:
         return
@@ -192,7 +197,7 @@ def _on_upload(key: str, per_seat: bool = False) -> None:
     except Exception as exc:  # noqa: BLE001
         st.session_state["photo_result"] = photo.PhotoResult(error=f"The upload could not be read ({exc}).")
         return
-    load(data, seat=int(st.session_state.get(SEAT_KEY, 0)) if per_seat else None)
+    load(data, seat=int(st.session_state.get(SEAT_KEY, 0)) if per_seat else None, extra_suit=extra_suit)
 
 
 @guarded
@@ -208,8 +213,9 @@ def _on_sample() -> None:
     load(data, is_sample=True)
 
 
-def render(names: list[str]) -> None:
-    """The photo inputs and, once a photo is in, the tappable photo and the reader's notes."""
+def render(names: list[str], extra_suit: str | None = None) -> None:
+    """The photo inputs and, once a photo is in, the tappable photo and the reader's notes.
+    `extra_suit`: the five-player game's added suit, from the table's rules (None: one 52-card deck)."""
     st.button("🃏 Try the sample photo 试试示例照片", key="sample", on_click=_on_sample, type="secondary")
     scope = st.radio(
         "What does the photo show? 照片内容",
@@ -232,14 +238,14 @@ def render(names: list[str]) -> None:
             type=None,  # checked by the reader, so a wrong file gets our message, not a silent refusal
             key="upload" + suffix,
             on_change=_on_upload,
-            args=("upload" + suffix, per_seat),
+            args=("upload" + suffix, per_seat, extra_suit),
         )
     with tab_cam:
         st.camera_input(
             "Photograph the seat's rows from above" if per_seat else "Photograph the whole table from above",
             key="camera" + suffix,
             on_change=_on_upload,
-            args=("camera" + suffix, per_seat),
+            args=("camera" + suffix, per_seat, extra_suit),
         )
     result: photo.PhotoResult | None = st.session_state.get("photo_result")
     if result is not None:

@@ -11,9 +11,10 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from .classes import CLASS_NAMES
+from .classes import CLASS_NAMES, SUITS
 from .detector import Detector, ModelMismatchError, ModelMissingError, ScaleConfig, get_detector
 from .geometry import GeometryConfig, read_table
+from .geometry.deck import FIVE_PLAYER_DECK
 from .imageio import ImageReadError, ImageSource, open_photo, read_image
 from .jokers import without_jokers
 from .regions import RegionConfig
@@ -63,22 +64,29 @@ def read(
     seats: int | None = None,
     deck: int | None = None,
     jokers: int | None = None,
+    extra_suit: str | None = None,
     model: str | Path | Detector | None = None,
     geometry: GeometryConfig | None = None,
 ) -> TableRead:
     """Seats with head/middle/tail cards, plus what the reader is unsure of (`TableRead.problems`).
 
     `jokers`: how many the table plays with; with 0 no misread card is renamed to a joker
-    (`vision.jokers`); None leaves the reader free to. A photo without colour is a `grey_photo`
-    problem: the suits' colours are what tells ♥ from ♠."""
+    (`vision.jokers`); None leaves the reader free to. `extra_suit`: the five-player game's added suit
+    (s, h, d or c), which makes the deck its 65 cards: a seat's photo alone then keeps two copies of
+    that suit's cards (without it the added suit is the one the table shows twice). A photo without
+    colour is a `grey_photo` problem: the suits' colours are what tells ♥ from ♠."""
+    if extra_suit is not None and (len(extra_suit) != 1 or extra_suit not in SUITS):
+        raise ValueError(f"extra_suit must be one of {', '.join(SUITS)}, not {extra_suit!r}")
     det = _detector(model)
     photo = open_photo(image, long_side=det.scale.long_side, detail=True)
     reads = det.read_indices(photo)
     sure, unsure, faint = reads.sure, reads.unsure, reads.faint
     if jokers == 0:
         sure, unsure, faint = without_jokers(sure), without_jokers(unsure), without_jokers(faint)
+    if extra_suit is not None:
+        deck = FIVE_PLAYER_DECK
     table = read_table(sure, seats=seats, deck=deck, width=photo.width, height=photo.height,
-                       cfg=geometry or GeometryConfig(), unsure=unsure, faint=faint)
+                       cfg=geometry or GeometryConfig(), unsure=unsure, faint=faint, extra_suit=extra_suit)
     if photo.grey:
         table.problems.insert(0, dataclasses.replace(GREY_PHOTO))
     return table

@@ -58,3 +58,26 @@ def test_sample_photo_through_the_reader(stand_in_reader: None, ledger_path: Pat
     assert "low confidence" in captions
     assert not at.warning
     assert {m.label: m.value for m in at.main.metric}["北 North"] == "-18"
+
+
+def test_the_added_suit_reaches_the_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A five-player table's added suit (the sidebar's rules) is handed to the reader, so a seat's
+    photo may hold two copies of that suit's cards."""
+    seen: dict = {}
+
+    def spy(image, **kw):
+        seen.update(kw)
+        return fake_read(image, **kw)
+
+    monkeypatch.setattr(vision, "read", spy)
+    data = (ROOT / "assets" / "sample.jpg").read_bytes()
+    photo.read(data, seats=1, extra_suit="h")
+    assert (seen["seats"], seen["extra_suit"]) == (1, "h")
+    photo.read(data)
+    assert seen["extra_suit"] is None
+
+
+@pytest.mark.parametrize("suit", ["x", "S", "sh", ""])
+def test_a_suit_the_deck_has_not_is_refused(suit: str) -> None:
+    with pytest.raises(ValueError, match="extra_suit must be one of s, h, d, c"):
+        vision.read(b"", extra_suit=suit)

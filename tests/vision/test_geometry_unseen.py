@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tests.vision.layouts import build_table, detections
-from tests.vision.table_checks import got, read_seat, truth_as_read
+from tests.vision.table_checks import got, read_seat, renamed, truth_as_read
 from vision.classes import CLASS_INDEX
 from vision.geometry import read_table
 from vision.types import Detection
@@ -214,3 +214,16 @@ def test_a_five_seat_table_with_a_seat_out_of_the_photo_keeps_its_deck():
     read = sorted(sorted(c.card for c in s.cards) for s in tr.seats)
     truth = sorted(sorted(c["card"] for c in scene["cards"] if c["seat"] == k) for k in (0, 1, 2, 4))
     assert read == truth
+
+
+def test_one_seats_photo_of_a_five_player_hand_keeps_both_copies():
+    """A hand of the 65-card game may hold two copies of the added suit's card. On one seat's photo
+    the reads cannot show the deck: told the added suit, both copies stand; told nothing, the second
+    is taken for the first read twice."""
+    scene = renamed(build_table(1, seed=3), [0, 9], "Ks")
+    dets = detections(scene)
+    told = read_table(dets, seats=1, deck=65, extra_suit="s")
+    assert sorted(c.card for c in told.seats[0].cards) == sorted(c["card"] for c in scene["cards"])
+    assert [c.card for c in told.seats[0].cards].count("Ks") == 2 and not told.problems
+    untold = read_table(dets, seats=1)
+    assert [c.card for c in untold.seats[0].cards].count("Ks") < 2 and untold.problems

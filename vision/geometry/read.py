@@ -17,6 +17,7 @@ from ..types import Detection, Problem, ReadCard, SeatRead, TableRead
 from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig, name_rows
 from .corners import index_scale
 from .deck import (
+    FIVE_PLAYER_DECK,
     FalseReadSlots,
     _leave_out_false_reads,
     added_suit,
@@ -44,10 +45,12 @@ def read_table(
     cfg: GeometryConfig = GeometryConfig(),
     unsure: list[Detection] | None = None,
     faint: list[Detection] | None = None,
+    extra_suit: str | None = None,
 ) -> TableRead:
     """Seats, rows and problems from detections. `seats` (1..5) if known; `deck` 52 or 65 (default:
     65 for five seats or a table that shows a suit read twice, else 52; the 65-card deck's added
-    suit is the one the reads show twice, `deck.added_suit`). `unsure`: reads under the namer's
+    suit is `extra_suit` where the table says it (with `deck` 65), else the one the reads show twice,
+    `deck.added_suit`). `unsure`: reads under the namer's
     operating threshold, taken only where a seat's rows lack a card (`fill`); `faint`: proposals the
     namer kept no read of, weighed with the unsure reads left only among the cards no seat of a full
     table shows (`unseen`)."""
@@ -57,7 +60,8 @@ def read_table(
     cards, frames, deck = best.cards, best.frames, best.deck
     fill_from_unsure(cards, frames, unsure or [], cfg)
     live = [c for c in cards if not c.gone]
-    extra_suit = added_suit([c.card for c in live], deck)
+    if deck != FIVE_PLAYER_DECK or extra_suit is None:
+        extra_suit = added_suit([c.card for c in live], deck)
     slots = _false_read_slots(cards, frames, deck, cfg, extra_suit)
     changed, false = (fix_with_deck(live, deck, slots, cfg.false_read_below, extra_suit)
                       if cfg.fix_with_deck else ([], []))
