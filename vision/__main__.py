@@ -1,4 +1,5 @@
-"""`python -m vision detect IMG... --json` and `python -m vision read IMG --json [--seats N] [--rules P]`.
+"""`python -m vision detect IMG... --json` and `python -m vision read IMG --json [--seats N] [--rules P]
+[--extra-suit S]`.
 
 The JSON forms are contracts: `detect` prints {path as given: [{"card", "box", "confidence"}]} and
 `read` prints the table `python -m scoring settle -` takes, so a photo scores in one pipe.
@@ -42,6 +43,9 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("image")
     r.add_argument("--seats", type=int, choices=range(1, 6), help="how many seats (default: infer)")
     r.add_argument("--deck", type=int, choices=(52, 65), help="deck size (default: 65 for 5 seats)")
+    r.add_argument("--extra-suit", choices=("s", "h", "d", "c"),
+                   help="the five-player game's added suit (the 65-card deck; default: the suit the "
+                   "table shows twice)")
     r.add_argument("--jokers", type=int, choices=(0, 1, 2), default=0,
                    help="jokers the table plays with (default 0, as every preset); none is ever suggested "
                         "for a misread card at a table without")
@@ -123,7 +127,8 @@ def _run(args: argparse.Namespace) -> int:
                     print(f"  {d['card']:>3}  {d['confidence']:.2f}  {d['box']}")
         _flush()
         return 0
-    table = read(args.image, seats=args.seats, deck=args.deck, jokers=args.jokers, model=det)
+    table = read(args.image, seats=args.seats, deck=args.deck, jokers=args.jokers, extra_suit=args.extra_suit,
+                 model=det)
     if args.json:
         print(json.dumps(table.to_table(args.rules)))
     else:

@@ -98,13 +98,15 @@ class TableRead:
     orphans: list[ReadCard] = field(default_factory=list)
     width: int = 0
     height: int = 0
+    extra_suit: str | None = None  # the 65-card deck's added suit, as told or as the table shows it
 
     def to_table(self, rules: str = "taiwan") -> dict:
         """The JSON `python -m scoring settle` accepts, with what the reader is unsure of as extra keys.
 
         The extras sit under keys the rules engine ignores by contract (`meta`, `seat`, `problems`):
         per player `seat` (0-based) and `meta.confidence` per row; at the top `problems` and
-        `meta` (photo size, cards in no seat).
+        `meta` (photo size, cards in no seat). A table of the 65-card deck whose added suit is known
+        carries it as the rule options `deck` and `extra_suit`.
         """
         players = []
         for s in self.seats:
@@ -127,6 +129,7 @@ class TableRead:
             )
         return {
             "rules": rules,
+            **({"options": {"deck": 65, "extra_suit": self.extra_suit}} if self.extra_suit else {}),
             "players": players,
             "problems": [p.to_json() for p in self.problems],
             "meta": {

@@ -62,6 +62,18 @@ def test_read_table_settles(tmp_path):
     assert set(result.to_json()["totals"]) == {"Seat 1", "Seat 2", "Seat 3"}
 
 
+def test_a_five_seat_read_settles_with_its_added_suit():
+    """Five seats of the 65-card deck (the spades again): the table carries the added suit the reads
+    show as its rule options, so the scoring engine takes the 65 cards without being told."""
+    scoring = __import__("pytest").importorskip("scoring")
+    read = read_table(detections(build_table(5, seed=12)))
+    assert read.extra_suit == "s"
+    table = read.to_table("taiwan")
+    assert table["options"] == {"deck": 65, "extra_suit": "s"}
+    assert len(scoring.settle(table).to_json()["totals"]) == 5
+    assert "options" not in read_table(detections(build_table(3, seed=1))).to_table("taiwan")
+
+
 def test_bad_file_exit_2_names_it(tmp_path, capsys):
     bad = tmp_path / "x.jpg"
     bad.write_text("hello")

@@ -81,7 +81,8 @@ def read_table(
     for rc in orphan_reads:
         problems.append(Problem("orphan", f"{rc.card} lies outside every seat", card=rc.card))
     orphan_reads += [c.read() for c, _ in left_out]  # as read, still shown (the app can put it back)
-    return TableRead(seat_reads, problems, orphan_reads, width, height)
+    return TableRead(seat_reads, problems, orphan_reads, width, height,
+                     extra_suit if deck == FIVE_PLAYER_DECK else None)
 
 
 def _false_read_slots(
