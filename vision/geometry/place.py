@@ -126,8 +126,9 @@ def best_placement(
     for n, merged in enumerate(variants()):
         # How many seats: the number of 13s in the cards, unless told. When the count falls between
         # two (unmerged corners, hidden cards), both are tried and the one closer to 3/5/5 seats wins.
-        est = len(merged) / SEAT_SIZE
+        # A four-corner deck's cards are read two to four times each: there only the names count.
         distinct = len({c.card for c in merged}) / SEAT_SIZE  # unpaired corners count once (one deck)
+        est = distinct if four else len(merged) / SEAT_SIZE
         ks = [seats] if seats else sorted({min(5, max(1, v)) for v in (
             round(est), math.floor(est + 0.2), math.ceil(est - 0.2), round(distinct))})
         for k in ks:
