@@ -9,6 +9,7 @@ import pytest
 
 from tests.vision.layouts import build_table, detections
 from tests.vision.table_checks import assert_exact
+from vision.classes import CLASS_NAMES
 from vision.geometry import read_table
 from vision.geometry.config import GeometryConfig
 from vision.geometry.four_corners import _card_axes, _corners_of, fold_extra_corners, shows_four_corners
@@ -49,6 +50,18 @@ def test_a_four_corner_deck_is_told_from_its_reads():
     square = [_det("Th", 600, 0), _det("Th", 680, 0), _det("Th", 600, 80)]
     far = [_det("Jh", 800, 0), _det("Jh", 1000, 0), _det("Jh", 800, 300)]
     assert not shows_four_corners(line + square + far, CFG)
+
+
+@pytest.mark.parametrize("angles, four", [(1, False), (2, False), (3, True)])
+def test_a_full_table_needs_a_share_of_its_names_at_three_corners(angles, four):
+    """Of 52 names, one or two read at a card's three corners are copies of the 65-card deck by
+    chance; a four-corner deck shows every row's last card so (one name in 13)."""
+    names = [n for n in CLASS_NAMES if n not in ("BJ", "SJ")]
+    dets = [_det(n, 300.0 * i, 0.0) for i, n in enumerate(names)]
+    for i in range(angles):
+        x = 300.0 * i
+        dets += [_det(names[i], x + 50, 0.0), _det(names[i], x, 80.0)]
+    assert shows_four_corners(dets, CFG) is four
 
 
 def test_two_corner_tables_are_not_folded(monkeypatch):

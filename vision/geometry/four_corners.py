@@ -32,10 +32,11 @@ CORNER_TURNS = {"bottom_left": (-20.0, 20.0), "bottom_right": (22.0, 62.0), "top
 # A seat folds only where this many names show such an extra corner: one repeat that happens to lie
 # below its twin is a misread, several are the deck's design.
 MIN_FOLDS = 2
-# The photo shows a four-corner deck where this many names each show three corners of one card, at a
-# right angle (cosine at most `RIGHT_COS`: perspective opens or closes it a little) whose sides are
-# as long as a card's corner offsets, top-left to bottom-left against top-left to top-right.
-MIN_RECTANGLES = 1
+# The photo shows a four-corner deck where this share of the names read (and at least one) each show
+# three corners of one card, at a right angle (cosine at most `RIGHT_COS`: perspective opens or
+# closes it a little) whose sides are as long as a card's corner offsets, top-left to bottom-left
+# against top-left to top-right.
+RECTANGLE_SHARE = 0.05
 RIGHT_COS = 0.26
 SIDE_RATIO = (1.1, 2.8)
 # Pairs of one card's corners that lie along one of its sides agree on the side's direction within
@@ -58,19 +59,22 @@ class _Corners:
 
 
 def shows_four_corners(dets: list[Detection], cfg: GeometryConfig) -> bool:
-    """Whether the photo's deck prints its index in all four corners: at least `MIN_RECTANGLES` names
-    are each read three times or more, three of the reads at a right angle, its sides as long as a
-    card's corner offsets are to each other (`SIDE_RATIO`) and within a card's reach. A two-corner
-    deck shows a card at most twice; three reads of one name there need two misreads, and those
-    never lie as one card's corners."""
+    """Whether the photo's deck prints its index in all four corners: of the names read, one in
+    `RECTANGLE_SHARE` (and at least one) is read three times or more, three of the reads at a right
+    angle, its sides as long as a card's corner offsets are to each other (`SIDE_RATIO`) and within a
+    card's reach. Every row's last card of such a deck shows three corners or four (a name in 13 a
+    seat); a two-corner deck shows a card at most twice, and where the 65-card deck holds two copies
+    of a card, a copy's corner and the other's two can make such an angle now and then (two in 52
+    names at most on the five-seat decision tables)."""
     by_name: dict[str, list[Detection]] = {}
     for d in dets:
         by_name.setdefault(d.card, []).append(d)
+    need = max(1.0, RECTANGLE_SHARE * len(by_name))
     rectangles = 0
     for group in by_name.values():
         if len(group) >= 3 and _right_angle(group, cfg.pair_max_far):
             rectangles += 1
-            if rectangles >= MIN_RECTANGLES:
+            if rectangles >= need:
                 return True
     return False
 
