@@ -14,7 +14,6 @@ from pathlib import Path
 from .classes import CLASS_NAMES, SUITS
 from .detector import Detector, ModelMismatchError, ModelMissingError, ScaleConfig, get_detector
 from .geometry import GeometryConfig, read_table
-from .geometry.deck import FIVE_PLAYER_DECK
 from .imageio import ImageReadError, ImageSource, open_photo, read_image
 from .jokers import without_jokers
 from .regions import RegionConfig
@@ -83,8 +82,6 @@ def read(
     sure, unsure, faint = reads.sure, reads.unsure, reads.faint
     if jokers == 0:
         sure, unsure, faint = without_jokers(sure), without_jokers(unsure), without_jokers(faint)
-    if extra_suit is not None:
-        deck = FIVE_PLAYER_DECK
     table = read_table(sure, seats=seats, deck=deck, width=photo.width, height=photo.height,
                        cfg=geometry or GeometryConfig(), unsure=unsure, faint=faint, extra_suit=extra_suit)
     if photo.grey:

@@ -20,6 +20,7 @@ import cv2
 import onnxruntime.capi.onnxruntime_pybind11_state as ort_errors
 
 from . import detect, get_detector, read
+from .classes import SUITS
 from .detector import Detector, ModelMismatchError, ModelMissingError
 from .draw import draw_table
 from .imageio import ImageReadError, read_image
@@ -43,7 +44,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("image")
     r.add_argument("--seats", type=int, choices=range(1, 6), help="how many seats (default: infer)")
     r.add_argument("--deck", type=int, choices=(52, 65), help="deck size (default: 65 for 5 seats)")
-    r.add_argument("--extra-suit", choices=("s", "h", "d", "c"),
+    r.add_argument("--extra-suit", choices=tuple(SUITS),
                    help="the five-player game's added suit (the 65-card deck; default: the suit the "
                    "table shows twice)")
     r.add_argument("--jokers", type=int, choices=(0, 1, 2), default=0,

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.classes import CLASS_NAMES
+from vision.classes import CLASS_NAMES, SUITS
 
 from .decks import Deck, index_height_frac
 
@@ -90,13 +90,15 @@ def deal(rng: np.random.Generator, n: int, jokers: bool, have: Deck) -> tuple[li
     """``n`` cards from one shuffled deck: 52 (54 with ``jokers``), or for more than that (five players)
     65: the 52 and a fifth copy of one suit's 13 cards, drawn at random, without jokers (the rules'
     five-player game). Returns the cards, the deck's size and 1 (one deck)."""
-    if n <= 52 + (2 if jokers else 0):
+    size = 52 + (2 if jokers else 0)
+    if n <= size:
         deck = [c for c in CARDS52 + (["BJ", "SJ"] if jokers else []) if have.has(c)]
     else:
-        suit = "shdc"[int(rng.integers(4))]
+        suit = SUITS[int(rng.integers(len(SUITS)))]
         deck = [c for c in CARDS52 + [c for c in CARDS52 if c[1] == suit] if have.has(c)]
+        size = len(deck)
     order = rng.permutation(len(deck))[:n]
-    return [deck[i] for i in order], len(deck) if n > 54 else 52 + (2 if jokers else 0), 1
+    return [deck[i] for i in order], size, 1
 
 
 def _face_wh(deck: Deck, card: str) -> tuple[int, int]:

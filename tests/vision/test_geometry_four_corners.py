@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from tests.vision.layouts import build_table, detections
-from tests.vision.table_checks import assert_exact, cards_right
+from tests.vision.table_checks import assert_exact
 from vision.classes import CLASS_NAMES
 from vision.geometry import read_table
 from vision.geometry.config import GeometryConfig
@@ -158,21 +156,3 @@ def test_folded_cards_keep_their_evidence():
     assert [len(c.read().boxes) for c in folded] == [2, 2]
     assert all(len(c.points) == 1 for c in folded)  # the top-left is the card's anchor
     assert sum(c.gone for c in cards) == 2
-
-
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    n=st.integers(1, 4),
-    first=st.floats(0, 360),
-    spacing=st.floats(0.3, 0.9),
-    row_gap=st.floats(0.75, 1.1),
-    heads=st.lists(st.booleans(), min_size=4, max_size=4),
-    seed=st.integers(0, 10_000),
-)
-def test_any_four_corner_layout_is_read_exactly(n, first, spacing, row_gap, heads, seed):
-    """Perfect reads of any table of up to four seats dealt from a four-corner deck come out exactly,
-    with no problem raised, as a two-corner deck's do."""
-    scene = build_table(n, seed=seed, first_orientation=first, spacing=spacing, row_gap=row_gap,
-                        head_far=heads[:n], jitter=0.01, four_corners=True)
-    tr = read_table(detections(scene, seed=seed), width=scene["width"], height=scene["height"])
-    assert cards_right(scene, tr) and not tr.problems, tr.problems

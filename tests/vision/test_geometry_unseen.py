@@ -222,7 +222,7 @@ def test_one_seats_photo_of_a_five_player_hand_keeps_both_copies():
     is taken for the first read twice."""
     scene = renamed(build_table(1, seed=3), [0, 9], "Ks")
     dets = detections(scene)
-    told = read_table(dets, seats=1, deck=65, extra_suit="s")
+    told = read_table(dets, seats=1, extra_suit="s")
     assert sorted(c.card for c in told.seats[0].cards) == sorted(c["card"] for c in scene["cards"])
     assert [c.card for c in told.seats[0].cards].count("Ks") == 2 and not told.problems
     untold = read_table(dets, seats=1)

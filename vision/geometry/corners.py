@@ -58,17 +58,24 @@ SCORE_FLOOR = 1e-6
 
 
 def _combine(a: Detection, b: Detection) -> _Card:
-    """Two corners of one card: the evidence adds up (scores multiply, then renormalise the top)."""
-    if a.scores is not None and b.scores is not None:
-        joint = np.sqrt(np.clip(a.scores, SCORE_FLOOR, 1) * np.clip(b.scores, SCORE_FLOOR, 1))
-        top = int(joint.argmax())
-        card, conf = CLASS_NAMES[top], float(max(a.confidence, b.confidence) if CLASS_NAMES[top] in
-                                              (a.card, b.card) else joint[top])
-        scores = joint.astype(np.float32)
-    else:
-        card, conf, scores = a.card, max(a.confidence, b.confidence), None
+    """Two corners of one card: the evidence adds up (`joint_read`)."""
+    card, conf, scores = joint_read([a, b])
     return _Card(card, conf, [a.box, b.box], [np.array(a.center), np.array(b.center)], scores,
                  corners_disagree=a.card != b.card, dets=[a, b])
+
+
+def joint_read(dets: list[Detection]) -> tuple[str, float, np.ndarray | None]:
+    """The name, confidence and scores of one card read at several corners: the scores multiply (their
+    geometric mean, each floored at `SCORE_FLOOR`, then renormalise the top); the confidence is the
+    surest corner's when its name is one a corner read, else the joint score of the name. Without
+    every corner's scores, the first corner's name and the surest confidence."""
+    conf = max(d.confidence for d in dets)
+    if any(d.scores is None for d in dets):
+        return dets[0].card, conf, None
+    joint = np.prod([np.clip(d.scores, SCORE_FLOOR, 1) for d in dets], axis=0) ** (1 / len(dets))
+    top = int(joint.argmax())
+    card = CLASS_NAMES[top]
+    return card, float(conf if card in {d.card for d in dets} else joint[top]), joint.astype(np.float32)
 
 
 def _single(d: Detection) -> _Card:

@@ -19,10 +19,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..classes import CLASS_NAMES
 from ..types import Detection
 from .config import GeometryConfig
-from .corners import SCORE_FLOOR, _detections
+from .corners import _detections, joint_read
 from .parts import SeatFrame, _Card, _side
 
 # The direction (degrees; 0 straight down the card from its top-left index, 90 straight right) each
@@ -125,17 +124,11 @@ def _corners_of(dets: list[Detection], fr: SeatFrame, cfg: GeometryConfig) -> _C
 
 
 def _folded(c: _Corners, unsure: bool) -> _Card:
-    """One card of its corners: the top-left (and bottom-right) as its points, every read's scores
-    joined (a geometric mean, as two corners are joined), the extra corners kept for display."""
+    """One card of its corners: the top-left (and bottom-right) as its points, every read's evidence
+    joined as two corners' are (`joint_read`), the extra corners kept for display."""
     kept = [c.top_left] + ([c.bottom_right] if c.bottom_right is not None else [])
     every = kept + c.extra
-    card, conf, scores = c.top_left.card, max(d.confidence for d in every), None
-    if all(d.scores is not None for d in every):
-        scores = np.exp(np.mean([np.log(np.clip(d.scores, SCORE_FLOOR, 1)) for d in every], axis=0))
-        card = CLASS_NAMES[int(scores.argmax())]
-        if card not in {d.card for d in every}:
-            conf = float(scores.max())
-        scores = scores.astype(np.float32)
+    card, conf, scores = joint_read(every)
     return _Card(card, conf, [d.box for d in kept], [np.array(d.center) for d in kept], scores,
                  corners_disagree=len({d.card for d in every}) > 1, unsure=unsure, dets=kept,
                  folded=list(c.extra))

@@ -48,19 +48,21 @@ def read_table(
     extra_suit: str | None = None,
 ) -> TableRead:
     """Seats, rows and problems from detections. `seats` (1..5) if known; `deck` 52 or 65 (default:
-    65 for five seats or a table that shows a suit read twice, else 52; the 65-card deck's added
-    suit is `extra_suit` where the table says it (with `deck` 65), else the one the reads show twice,
-    `deck.added_suit`). `unsure`: reads under the namer's
-    operating threshold, taken only where a seat's rows lack a card (`fill`); `faint`: proposals the
-    namer kept no read of, weighed with the unsure reads left only among the cards no seat of a full
-    table shows (`unseen`)."""
+    65 for five seats or a table that shows a suit read twice, else 52). `extra_suit`: the 65-card
+    deck's added suit where the table's rules name it (the deck is then the 65); else it is the one
+    the reads show twice (`deck.added_suit`). `unsure`: reads under the namer's operating threshold,
+    taken only where a seat's rows lack a card (`fill`); `faint`: proposals the namer kept no read
+    of, weighed with the unsure reads left only among the cards no seat of a full table shows
+    (`unseen`)."""
+    if extra_suit is not None:
+        deck = FIVE_PLAYER_DECK
     scale = index_scale(dets)
     best = with_unsure_seats(best_placement(dets, seats, deck, width, height, scale, cfg), dets,
                              unsure or [], seats, deck, width, height, scale, cfg)
     cards, frames, deck = best.cards, best.frames, best.deck
     fill_from_unsure(cards, frames, unsure or [], cfg)
     live = [c for c in cards if not c.gone]
-    if deck != FIVE_PLAYER_DECK or extra_suit is None:
+    if extra_suit is None:
         extra_suit = added_suit([c.card for c in live], deck)
     slots = _false_read_slots(cards, frames, deck, cfg, extra_suit)
     changed, false = (fix_with_deck(live, deck, slots, cfg.false_read_below, extra_suit)
