@@ -5,7 +5,9 @@ exists. When the generator changed between sessions, an old folder kept being me
 the current generator's output (session 4 found figures that moved with no model or geometry change
 once the cache was rebuilt). Folder names that carry this fingerprint make a stale set impossible:
 a changed generator writes a new folder. The fetched designs are part of it too: a checkout without
-them renders procedural faces only, a different set under the same seed.
+them renders procedural faces only, a different set under the same seed. So are the system's fonts
+the procedural faces are drawn in: installing a font package (Debian's chromium brings
+fonts-liberation, whose LiberationSerif is a held-out family) deals other faces under the same seed.
 """
 
 from __future__ import annotations
@@ -15,14 +17,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .faces import first_use, stored_names
+from .synth.fonts import rank_fonts
 
 PACKAGE = Path(__file__).resolve().parent
 SOURCES = ("synth", "faces")  # what decides the pixels and labels of a generated scene
 
 
-def generator_fingerprint(root: Path = PACKAGE, length: int = 8, designs: Sequence[str] | None = None) -> str:
-    """Hex digest over the generator's .py and .js sources (names and contents, sorted) and the names
-    of the designs it can deal (`designs`, default: those fetched into the cache).
+def generator_fingerprint(root: Path = PACKAGE, length: int = 8, designs: Sequence[str] | None = None,
+                          fonts: Sequence[str] | None = None) -> str:
+    """Hex digest over the generator's .py and .js sources (names and contents, sorted), the names
+    of the designs it can deal (`designs`, default: those fetched into the cache) and the file names
+    of the fonts it draws procedural faces in (`fonts`, default: the system's, `rank_fonts`).
 
     >>> len(generator_fingerprint()) == 8 and generator_fingerprint() == generator_fingerprint()
     True
@@ -36,6 +41,8 @@ def generator_fingerprint(root: Path = PACKAGE, length: int = 8, designs: Sequen
                 h.update(path.read_bytes())
                 h.update(b"\0")
     h.update(",".join(stored_names() if designs is None else designs).encode())
+    h.update(b"\0")
+    h.update(",".join(Path(f).name for f in (rank_fonts() if fonts is None else fonts)).encode())
     return h.hexdigest()[:length]
 
 

@@ -27,3 +27,11 @@ def test_fingerprint_follows_the_designs_it_can_deal() -> None:
     assert generator_fingerprint(designs=["cardsjs", "letele"]) == both
     assert generator_fingerprint(designs=["cardsjs"]) != both
     assert generator_fingerprint(designs=[]) != both
+
+
+def test_fingerprint_follows_the_fonts_it_draws_in() -> None:
+    """Installing a font package deals other procedural faces under the same seed: another name."""
+    dejavu = ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"]
+    both = [*dejavu, "/usr/share/fonts/truetype/liberation/LiberationSerif-Regular.ttf"]
+    assert generator_fingerprint(fonts=both) == generator_fingerprint(fonts=list(both))
+    assert generator_fingerprint(fonts=dejavu) != generator_fingerprint(fonts=both)
