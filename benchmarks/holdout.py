@@ -2,13 +2,14 @@
 
     python -m benchmarks.holdout [--tables 30] [--seed 8080] [--size 4032] [--splits held_out,train]
         [--classifier a.onnx,b.onnx] [--conf 0.6,0.5] [--unsure 0.25,0.6] [--why] [--reuse-reads]
-        [--four-corners] [--seats 4]
+        [--four-corners] [--seats 4] [--designs kde]
 
 For each split of `datasets.synth.holdout` (held-out designs and fonts; the designs trained on), it
 renders ``--tables`` four-seat (``--seats``) reveal photos (long side ``--size``, every seat facing its
 own side of the table, camera tilt and roll as the generator draws them; ``--four-corners``: dealt from
-decks that print all four corners), reads each from its JPEG file with the shipped reader
-(`vision.read`), and prints:
+decks that print all four corners; ``--designs``: dealt from those held-out designs only, e.g. ``kde``
+for the four that no shipped model has seen in any form), reads each from its JPEG file with the
+shipped reader (`vision.read`), and prints:
 
 - seats exact (head, middle and tail hold exactly the true cards) and tables exact;
 - wrong seats flagged: a wrong seat must carry a problem naming it, or the table one naming no seat
@@ -47,8 +48,9 @@ import vision
 from benchmarks.metrics import IndexScore, MissKinds, read_on
 from benchmarks.pipeline import ROWS, match_seats, seat_right, truth_of
 from benchmarks.reads_cache import ReadsCache
+from datasets.faces import stored_names
 from datasets.fingerprint import benchmark_fingerprint
-from datasets.synth.holdout import Split
+from datasets.synth.holdout import Split, designs_for
 from datasets.synth.scene import generate
 from datasets.synth.writer import write_scene
 from vision.classes import CLASS_NAMES
@@ -63,16 +65,32 @@ BENCH = REPO / "cache" / "bench"
 
 @dataclass(frozen=True)
 class Deal:
-    """What the benchmark's tables are dealt as: how many seats, and whether from procedural decks
-    that print their index in all four corners."""
+    """What the benchmark's tables are dealt as: how many seats, whether from procedural decks that
+    print their index in all four corners, and from which fetched designs only (none named: the
+    split's designs and procedural faces)."""
 
     seats: int = 4
     four_corners: bool = False
+    designs: tuple[str, ...] = ()
 
     @property
     def suffix(self) -> str:
         """The render folder's name part for a deal other than the default."""
-        return ("-4corners" if self.four_corners else "") + (f"-{self.seats}seats" if self.seats != 4 else "")
+        return ("-4corners" if self.four_corners else "") \
+            + (f"-{self.seats}seats" if self.seats != 4 else "") \
+            + ("-" + "+".join(self.designs) if self.designs else "")
+
+
+def designs_named(split: Split, prefixes: str) -> tuple[str, ...]:
+    """The fetched designs of `split` whose names start with one of the comma-separated `prefixes`
+    ("kde" names KDE's four); a `ValueError` naming the split's designs when none does."""
+    wanted = [p for p in prefixes.split(",") if p]
+    have = designs_for(split, stored_names())
+    found = tuple(n for n in have if any(n.startswith(p) for p in wanted))
+    if not found:
+        raise ValueError(f"no {split.value} design starts with {', '.join(wanted)}: the split has "
+                         f"{', '.join(have) or 'none fetched (python -m datasets.faces)'}")
+    return found
 
 
 def _render(job: tuple[str, int, int, int, str, str, Deal]) -> None:
@@ -80,7 +98,8 @@ def _render(job: tuple[str, int, int, int, str, str, Deal]) -> None:
     name = f"{index:06d}"
     if (Path(out) / "meta" / f"{name}.json").exists():
         return
-    scene = generate(seed, index, size=size, kind=kind, split=Split(split),
+    scene = generate(seed, index, size=size, kind=kind, split=Split(split), designs=deal.designs or None,
+                     p_procedural=0.0 if deal.designs else 0.4,
                      n_seats=deal.seats if kind == "table" else None, four_corners=deal.four_corners)
     write_scene(Path(out), name, scene)
 
@@ -317,12 +336,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--four-corners", action="store_true",
                     help="deal every table from a procedural deck that prints its index in all four "
                     "corners (each card of a fanned row then shows two indices along its edge)")
+    ap.add_argument("--designs", default="",
+                    help="deal only these fetched designs (comma-separated name prefixes, e.g. kde), no "
+                    "procedural faces; measures the held-out split alone")
     ap.add_argument("--why", action="store_true",
                     help="for every wrong seat, what differs and what lies on each index of a card it lacks")
     args = ap.parse_args(argv)
     splits = [Split(s) for s in args.splits.split(",") if s]
+    if args.designs:
+        splits = [Split.HELD_OUT]
     # Render before any onnxruntime session exists: a fork taken after its threads started can hang.
-    deal = Deal(args.seats, args.four_corners)
+    only = designs_named(Split.HELD_OUT, args.designs) if args.designs else ()
+    deal = Deal(args.seats, args.four_corners, only)
     folders = {s: render(s, args.tables, args.seed, args.size, args.workers, deal=deal) for s in splits}
     base = get_detector(args.model)
     namers = [c for c in args.classifier.split(",") if c] or [base.classifier]

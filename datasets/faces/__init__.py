@@ -2,7 +2,7 @@
 
 from multiprocessing import Pool
 
-from .fetch import NPM_PACKAGES, fetch_gnome, fetch_npm
+from .fetch import NPM_PACKAGES, fetch_gnome, fetch_kde, fetch_npm
 from .normalise import DESIGNS_DIR, normalise
 from .sources import DESIGNS, design_available
 from .store import StoredDeck, load, stored_names
@@ -17,6 +17,7 @@ def ensure(workers: int = 2, log=print) -> list[str]:
         for key in NPM_PACKAGES:
             fetch_npm(key, log)
         fetch_gnome(log)
+        fetch_kde(log)
         todo = [d for d in todo if design_available(d)]
         names = [d.name for d in todo]
         if names:

@@ -15,6 +15,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CACHE = REPO_ROOT / "cache" / "faces"
 RAW = CACHE / "raw"
+KDE_DIR = RAW / "kde" / "usr" / "share" / "carddecks"
 
 NPM_PACKAGES: dict[str, str] = {
     "cardsjs": "cardsJS",
@@ -24,6 +25,7 @@ NPM_PACKAGES: dict[str, str] = {
     "letele": "@letele/playing-cards",
 }
 DEB_PACKAGE = "gnome-cards-data"
+KDE_PACKAGE = "kdegames-card-data-kf5"
 
 
 def _run(cmd: list[str], cwd: Path) -> None:
@@ -56,25 +58,35 @@ def fetch_npm(key: str, log=print) -> Path | None:
     return dest / "package" if (dest / "package").is_dir() else None
 
 
-def fetch_gnome(log=print) -> Path | None:
-    """``apt-get download`` + ``dpkg -x`` of gnome-cards-data: no root install, only unpacking."""
-    dest = RAW / "gnome"
-    cards = dest / "usr" / "share" / "aisleriot" / "cards"
-    if cards.is_dir():
-        return cards
+def fetch_deb(package: str, dest: Path, inside: str, log=print) -> Path | None:
+    """``apt-get download`` + ``dpkg -x`` of one Debian package into ``dest`` (no root install, only
+    unpacking); the unpacked folder ``dest/inside``, or None (logged) if it failed."""
+    found = dest / inside
+    if found.is_dir():
+        return found
     if shutil.which("apt-get") is None or shutil.which("dpkg") is None:
-        log("  gnome-cards-data: apt-get/dpkg not found, skipped")
+        log(f"  {package}: apt-get/dpkg not found, skipped")
         return None
-    tmp = RAW / "_gnome_dl"
+    tmp = RAW / f"_{package}_dl"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     try:
-        _run(["apt-get", "download", DEB_PACKAGE], cwd=tmp)
+        _run(["apt-get", "download", package], cwd=tmp)
         deb = next(tmp.glob("*.deb"))
         _run(["dpkg", "-x", str(deb), str(dest)], cwd=tmp)
     except (subprocess.CalledProcessError, StopIteration) as e:
-        log(f"  gnome-cards-data: fetch failed ({e}), skipped")
+        log(f"  {package}: fetch failed ({e}), skipped")
         return None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    return cards if cards.is_dir() else None
+    return found if found.is_dir() else None
+
+
+def fetch_gnome(log=print) -> Path | None:
+    """GNOME Aisleriot's card themes (`DEB_PACKAGE`), unpacked under ``raw/gnome``."""
+    return fetch_deb(DEB_PACKAGE, RAW / "gnome", "usr/share/aisleriot/cards", log)
+
+
+def fetch_kde(log=print) -> Path | None:
+    """KDE's card decks (`KDE_PACKAGE`), unpacked under ``raw/kde``."""
+    return fetch_deb(KDE_PACKAGE, RAW / "kde", str(KDE_DIR.relative_to(RAW / "kde")), log)

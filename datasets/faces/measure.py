@@ -2,7 +2,9 @@
 
 The index is the ink that lies wholly inside a design's corner region: picture frames, borders
 and centre pips cross the region's edge, so dropping every ink blob that touches the inner
-(right or bottom) edge of the region leaves only the rank glyph and the suit pip under it.
+(right or bottom) edge of the region leaves only the rank glyph and the suit pip under it. Where a
+design runs a hairline frame from under the pip (`Design.hairline`), the ink is first opened by
+that many pixels, so the line goes and the pip stays.
 """
 
 from __future__ import annotations
@@ -38,9 +40,11 @@ def ink_mask(bgr: np.ndarray, paper: tuple[int, int, int], thresh: float = 60.0)
 
 
 def index_box(
-    face: np.ndarray, region: tuple[float, float, float, float], min_area_frac: float = 4e-5
+    face: np.ndarray, region: tuple[float, float, float, float], min_area_frac: float = 4e-5,
+    hairline: int = 0,
 ) -> tuple[int, int, int, int] | None:
-    """Tight ink box (x1, y1, x2, y2, exclusive end) of the top-left index of a BGRA face."""
+    """Tight ink box (x1, y1, x2, y2, exclusive end) of the top-left index of a BGRA face; lines up
+    to `hairline` pixels wide are left out of the ink."""
     h, w = face.shape[:2]
     paper = paper_colour(face)
     x1, y1 = int(region[0] * w), int(region[1] * h)
@@ -50,6 +54,8 @@ def index_box(
     crop = on_paper(face[my:y2, mx:x2], paper)
     # transparent pixels (rounded corner) count as paper
     mask = ink_mask(crop, paper)
+    if hairline:
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((hairline + 1, hairline + 1), np.uint8))
     n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     ch, cw = mask.shape
     keep: list[np.ndarray] = []
@@ -73,14 +79,14 @@ def index_box(
 
 
 def corner_boxes(
-    face: np.ndarray, region: tuple[float, float, float, float]
+    face: np.ndarray, region: tuple[float, float, float, float], hairline: int = 0
 ) -> list[tuple[int, int, int, int]] | None:
     """Top-left and bottom-right index boxes; the latter measured on the face turned 180°."""
-    tl = index_box(face, region)
+    tl = index_box(face, region, hairline=hairline)
     if tl is None:
         return None
     h, w = face.shape[:2]
-    br_rot = index_box(np.ascontiguousarray(face[::-1, ::-1]), region)
+    br_rot = index_box(np.ascontiguousarray(face[::-1, ::-1]), region, hairline=hairline)
     if br_rot is None:  # mirror the top-left one: most designs are point-symmetric
         br_rot = tl
     bx1, by1, bx2, by2 = br_rot

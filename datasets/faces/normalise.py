@@ -65,7 +65,7 @@ def _measure(design: Design, faces: dict[str, np.ndarray], size: tuple[int, int]
     for card, img in faces.items():
         img = cv2.resize(img, size, interpolation=cv2.INTER_AREA)
         region = design.joker_region if card in JOKERS else design.region
-        b = corner_boxes(img, region)
+        b = corner_boxes(img, region, design.hairline)
         if b is None:
             missing.append(card)
             continue

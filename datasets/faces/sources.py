@@ -7,7 +7,10 @@ so each gets a small loader; the rest of the pipeline only sees our class names.
 from __future__ import annotations
 
 import gzip
+import shutil
 import subprocess
+import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +20,7 @@ import numpy as np
 
 from vision.classes import RANKS, SUITS
 
-from .fetch import RAW
+from .fetch import KDE_DIR, RAW
 
 CARDS52 = [r + s for s in SUITS for r in RANKS]
 _SUIT_WORD = {"s": "spade", "h": "heart", "d": "diamond", "c": "club"}
@@ -56,7 +59,9 @@ class Design:
 
     ``region`` is the part of the face (fractions x1, y1, x2, y2) that holds the top-left index
     and nothing else that is fully inside it; ``joker_region`` the same for jokers, whose
-    vertical "JOKER" runs further down. Both were set after looking at the renders.
+    vertical "JOKER" runs further down. Both were set after looking at the renders. ``hairline``:
+    the width in pixels (at the stored 512 px face) of a thin frame line that touches the index's
+    pip, left out when the index is measured (`datasets.faces.measure`).
     """
 
     name: str
@@ -68,6 +73,7 @@ class Design:
     joker_region: tuple[float, float, float, float] = (0.0, 0.0, 0.2, 0.55)
     note: str = ""
     jokers: tuple[str, ...] = field(default=("BJ", "SJ"))
+    hairline: int = 0
 
 
 # ---- npm packages ---------------------------------------------------------------------------
@@ -168,6 +174,74 @@ GNOME_THEMES: list[tuple[str, bool, str, dict]] = [
     ("tigullio", True, "", {}),
 ]
 
+# ---- kdegames-card-data-kf5 (KDE's card decks) -------------------------------------------------
+# Each deck is one SVG in which every card is an element named "1_club" .. "10_club", "jack_club",
+# "queen_club", "king_club", and so for each suit, drawn mostly through <use> of shared parts.
+# resvg resolves those: it lists every element's box on the rendered canvas (`--query-all`) and
+# renders the canvas once; each card is cut from it.
+
+_KDE_RANK = {"A": "1", "T": "10", "J": "jack", "Q": "queen", "K": "king"}
+
+
+def resvg() -> str:
+    """The resvg renderer (the `resvg-cli` package of the `train` extra puts it beside Python)."""
+    found = shutil.which("resvg") or str(Path(sys.executable).with_name("resvg"))
+    if not Path(found).is_file():
+        raise FileNotFoundError("resvg not found: pip install -e '.[train]' brings it (resvg-cli)")
+    return found
+
+
+def element_boxes(svg: Path) -> dict[str, tuple[float, float, float, float]]:
+    """Every named element's box (x, y, w, h) on the canvas resvg renders at zoom 1."""
+    out = subprocess.run([resvg(), "--query-all", str(svg)], check=True, capture_output=True,
+                         text=True).stdout
+    boxes = {}
+    for line in out.splitlines():
+        name, *nums = line.rsplit(",", 4)
+        if len(nums) == 4:
+            boxes[name] = tuple(float(v) for v in nums)
+    return boxes
+
+
+def _kde(deck: str, renamed: dict[str, str]) -> Loader:
+    """`renamed`: cards drawn by another element than their usual name (the usual one a <use>
+    moved off the canvas)."""
+
+    def load(height: int) -> Iterator[tuple[str, np.ndarray]]:
+        ids = {card: renamed.get(card, f"{_KDE_RANK.get(card[0], card[0])}_{_SUIT_WORD[card[1]]}")
+               for card in CARDS52}
+        with tempfile.TemporaryDirectory() as tmp:
+            svg, png = Path(tmp) / "deck.svg", Path(tmp) / "deck.png"
+            svg.write_bytes(gzip.open(KDE_DIR / deck).read())
+            boxes = element_boxes(svg)
+            zoom = height / float(np.median([boxes[i][3] for i in ids.values()]))
+            subprocess.run([resvg(), "--zoom", f"{zoom:.6f}", str(svg), str(png)], check=True,
+                           capture_output=True)
+            sheet = _read_png(png)
+        for card, name in ids.items():
+            x, y, w, h = (v * zoom for v in boxes[name])
+            yield card, sheet[max(0, round(y)) : round(y + h), max(0, round(x)) : round(x + w)].copy()
+
+    return load
+
+
+_KDE_URL = "https://packages.debian.org/kdegames-card-data-kf5"
+# (name, deck file under usr/share/carddecks, licence, `Design` overrides, cards drawn by another
+# element, see `_kde`). Decks whose indices are
+# not A K Q J (xskat: German letters and suits), that put rank and suit apart (the oxygen decks),
+# that colour the suits other than red and black (konqi-modern), or whose artwork is a GNOME theme
+# trained on (nicu-ornamental, tigullio) are left out; `dondorf` prints all four corners.
+KDE_DECKS: list[tuple[str, str, str, dict, dict[str, str]]] = [
+    ("standard", "svg-standard/standard.svgz", "GPL-2+ (Debian copyright)", {}, {}),
+    ("penguins", "svg-penguins/penguins.svgz", "GPL-3+ (Debian copyright; Tux by Larry Ewing et al.)",
+     {}, {}),
+    ("jolly-royal", "svg-jolly-royal/jolly-royal.svgz", "GPL-2+ (Debian copyright, Files: *)",
+     {"region": (0.0, 0.0, 0.26, 0.36), "hairline": 4}, {}),
+    ("ancient-egyptians", "svg-ancient-egyptians/Ancient_Egyptians.svgz",
+     "GPL-2+ (Debian copyright, Files: *)", {"region": (0.0, 0.0, 0.26, 0.36), "hairline": 6},
+     {"Ad": "clone"}),
+]
+
 DESIGNS: list[Design] = (
     [
         Design(
@@ -222,6 +296,11 @@ DESIGNS: list[Design] = (
         )
         for theme, jok, note, over in GNOME_THEMES
     ]
+    + [
+        Design(f"kde-{name}", f"Debian kdegames-card-data-kf5 ({deck.split('/')[-1]})", licence, _KDE_URL,
+               _kde(deck, renamed), jokers=(), note="no jokers", **over)
+        for name, deck, licence, over, renamed in KDE_DECKS
+    ]
 )
 
 
@@ -229,4 +308,6 @@ def design_available(d: Design) -> bool:
     """Whether the raw files of a design are in the cache (so it can be normalised)."""
     if d.name.startswith("gnome-"):
         return gnome_sheet(d.name[len("gnome-") :]).is_file()
+    if d.name.startswith("kde-"):
+        return any((KDE_DIR / deck).is_file() for name, deck, *_ in KDE_DECKS if d.name == f"kde-{name}")
     return (RAW / d.name / "package").is_dir()  # npm designs are unpacked under their own name

@@ -15,7 +15,8 @@ from datasets.synth.holdout import (
     fonts_for,
 )
 
-STORED = ("cardsjs", "gnome-anglo", "gnome-bellot", "gnome-tigullio", "letele", "svg-cards", "younestouati")
+STORED = ("cardsjs", "gnome-anglo", "gnome-bellot", "gnome-tigullio", "kde-penguins", "letele", "svg-cards",
+          "younestouati")
 FONTS = ("/f/DejaVuSans.ttf", "/f/DejaVuSansMono-Bold.ttf", "/f/LiberationSans-Regular.ttf",
          "/f/LiberationSerif-Bold.ttf", "/f/LiberationSerif-Regular.ttf")
 
@@ -25,7 +26,7 @@ FONTS = ("/f/DejaVuSans.ttf", "/f/DejaVuSansMono-Bold.ttf", "/f/LiberationSans-R
     [
         (Split.TRAIN, ("cardsjs", "gnome-anglo", "letele", "svg-cards"),
          ("/f/DejaVuSans.ttf", "/f/LiberationSans-Regular.ttf")),
-        (Split.HELD_OUT, ("gnome-bellot", "gnome-tigullio", "younestouati"),
+        (Split.HELD_OUT, ("gnome-bellot", "gnome-tigullio", "kde-penguins", "younestouati"),
          ("/f/DejaVuSansMono-Bold.ttf", "/f/LiberationSerif-Bold.ttf", "/f/LiberationSerif-Regular.ttf")),
     ],
 )

@@ -1,0 +1,42 @@
+"""benchmarks.holdout's deal: which held-out designs `--designs` names, and the render folder it names."""
+
+from __future__ import annotations
+
+import pytest
+
+import benchmarks.holdout as holdout
+from benchmarks.holdout import Deal, designs_named
+from datasets.synth.holdout import Split
+
+STORED = ("cardsjs", "gnome-bellot", "kde-jolly-royal", "kde-standard", "younestouati")
+
+
+@pytest.mark.parametrize(
+    ("prefixes", "named"),
+    [
+        ("kde", ("kde-jolly-royal", "kde-standard")),
+        ("kde-standard,gnome", ("gnome-bellot", "kde-standard")),
+        ("younes", ("younestouati",)),
+    ],
+)
+def test_designs_are_named_by_prefix_within_the_held_out_split(monkeypatch, prefixes, named):
+    monkeypatch.setattr(holdout, "stored_names", lambda: list(STORED))
+    assert designs_named(Split.HELD_OUT, prefixes) == named
+
+
+def test_a_prefix_naming_no_design_of_the_split_says_which_it_has(monkeypatch):
+    monkeypatch.setattr(holdout, "stored_names", lambda: list(STORED))
+    with pytest.raises(ValueError, match="no held_out design starts with cardsjs: the split has gnome-"):
+        designs_named(Split.HELD_OUT, "cardsjs")  # a trained design is never dealt by the benchmark
+
+
+@pytest.mark.parametrize(
+    ("deal", "suffix"),
+    [
+        (Deal(), ""),
+        (Deal(5, True), "-4corners-5seats"),
+        (Deal(designs=("kde-penguins", "kde-standard")), "-kde-penguins+kde-standard"),
+    ],
+)
+def test_each_deal_renders_into_its_own_folder(deal, suffix):
+    assert deal.suffix == suffix
