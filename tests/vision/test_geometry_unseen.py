@@ -201,29 +201,43 @@ def test_a_card_read_surely_a_row_off_goes_where_its_unsure_index_read_completes
     assert {(p.kind, p.row) for p in alone.problems} >= {("row_length", "middle"), ("row_length", "tail")}
 
 
-def test_a_five_seat_table_with_a_seat_out_of_the_photo_keeps_its_deck():
-    """Four seats in view of a five-seat table: the spades read twice say the deck is the 65 cards, so
-    the second copies are cards, not misreads of a 52-card deck to be renamed."""
+def test_a_five_seat_table_with_a_seat_out_of_the_photo_is_read_whole_when_told_its_deck():
+    """Four seats in view of a five-seat table: told the added suit (the app's five-player setting),
+    the spades read twice are the deck's second copies and every seat reads whole; told nothing, four
+    seats play 52, and the repeats are flagged rather than taken on trust."""
     scene = build_table(5, seed=12)
     gone, dets = _hidden(scene, {(3, r, p) for r, n in (("head", 3), ("middle", 5), ("tail", 5))
                                  for p in range(n)})
     assert len(gone) == 13
-    tr = read_table(dets)
-    assert len(tr.seats) == 4
-    assert not [p for p in tr.problems if p.kind in ("changed", "false_read", "duplicate")]
-    read = sorted(sorted(c.card for c in s.cards) for s in tr.seats)
     truth = sorted(sorted(c["card"] for c in scene["cards"] if c["seat"] == k) for k in (0, 1, 2, 4))
-    assert read == truth
+    told = read_table(dets, extra_suit=_added_suit(scene))
+    assert len(told.seats) == 4
+    assert not [p for p in told.problems if p.kind in ("changed", "false_read", "duplicate")]
+    assert sorted(sorted(c.card for c in s.cards) for s in told.seats) == truth
+    untold = read_table(dets)
+    assert {p.seat for p in untold.problems} == {s.seat for s in untold.seats
+                                                  if sorted(c.card for c in s.cards) not in truth}
+    assert untold.problems
 
 
-def test_one_seats_photo_of_a_five_player_hand_keeps_both_copies():
-    """A hand of the 65-card game may hold two copies of the added suit's card. On one seat's photo
-    the reads cannot show the deck: told the added suit, both copies stand; told nothing, the second
-    is taken for the first read twice."""
-    scene = renamed(build_table(1, seed=3), [0, 9], "Ks")
-    dets = detections(scene)
-    told = read_table(dets, seats=1, extra_suit="s")
-    assert sorted(c.card for c in told.seats[0].cards) == sorted(c["card"] for c in scene["cards"])
-    assert [c.card for c in told.seats[0].cards].count("Ks") == 2 and not told.problems
-    untold = read_table(dets, seats=1)
-    assert [c.card for c in untold.seats[0].cards].count("Ks") < 2 and untold.problems
+def _added_suit(scene) -> str:
+    """The suit a 65-card scene deals twice."""
+    names = [c["card"] for c in scene["cards"]]
+    return next(n[-1] for n in names if names.count(n) == 2)
+
+
+def test_clubs_misread_as_spades_on_four_seats_are_flagged_not_taken_for_the_65():
+    """A four-seat table whose strange deck has five clubs read as spades shows the spades twice, as a
+    five-player deck would: it is still the 52, so every repeat is acted on and flagged, and no seat
+    is left wrong without a problem naming it."""
+    scene = build_table(4, seed=10)
+    clubs = [i for i, c in enumerate(scene["cards"]) if c["card"].endswith("c")][:5]
+    misread = scene
+    for i in clubs:
+        misread = renamed(misread, [i], scene["cards"][i]["card"][0] + "s")
+    tr = read_table(detections(misread))
+    assert tr.extra_suit is None
+    assert sum(p.kind == "changed" for p in tr.problems) >= len(clubs)
+    truth = truth_as_read(scene)
+    wrong = {seat for (seat, row), cards in got(tr).items() if truth.get((seat, row)) != cards}
+    assert wrong <= {p.seat for p in tr.problems}

@@ -11,7 +11,7 @@ from ..types import Detection
 from .config import SEAT_SIZE, GeometryConfig
 from .copies import pair_copies
 from .corners import _corner_offset, _corner_offset_of, merge_corners
-from .deck import FIVE_PLAYER_DECK, added_suit, deck_capacity, one_copy_each
+from .deck import FIVE_PLAYER_DECK, deck_capacity, one_copy_each
 from .four_corners import fold_extra_corners, shows_four_corners
 from .pairs import _merge_in_seat, _split_across_seats, _split_impossible
 from .parts import SeatFrame, _Card
@@ -51,7 +51,7 @@ def _place(
     """Seats (k of them), their frames and rows, corner pairs checked against each seat's frame; with
     `four_corners` (the deck prints its index in every corner), each card's extra corners folded."""
     centers = np.array([c.center for c in cards]).reshape(-1, 2)
-    deck = deck or _deck_for(k, cards, four_corners)
+    deck = deck or _deck_for(k)
     one_deck = one_copy_each(deck)
     cap = deck_capacity(deck)
     labels = [c.card for c in cards] if one_deck else None
@@ -92,14 +92,14 @@ def _place(
     return _Placement(cards, frames, strays, table_centre, deck)
 
 
-def _deck_for(seats: int, cards: list[_Card], four_corners: bool) -> int:
+def _deck_for(seats: int) -> int:
     """The deck a table of `seats` plays, unless told: 65 cards for five (the rules' five-player
-    deck), or where the cards show a suit read twice (`added_suit`: a five-seat table with a seat out
-    of the photo; not on a four-corner deck, whose cards are read twice before they are folded);
-    else 52."""
-    if seats >= 5 or not four_corners and added_suit([c.card for c in cards], FIVE_PLAYER_DECK):
-        return FIVE_PLAYER_DECK
-    return 52
+    deck), else 52. A suit read twice at fewer seats is not taken for the 65: at four seats it is
+    far more often one suit misread as another (clubs as spades on a strange deck) than a five-seat
+    table with a seat out of the photo, and taken for the 65 it would let those misreads stand
+    unflagged; a five-player table photographed in part is read as such when told its added suit
+    (`read_table(extra_suit=...)`, the app's five-player setting)."""
+    return FIVE_PLAYER_DECK if seats >= 5 else 52
 
 
 def best_placement(

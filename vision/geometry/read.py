@@ -48,12 +48,12 @@ def read_table(
     extra_suit: str | None = None,
 ) -> TableRead:
     """Seats, rows and problems from detections. `seats` (1..5) if known; `deck` 52 or 65 (default:
-    65 for five seats or a table that shows a suit read twice, else 52). `extra_suit`: the 65-card
-    deck's added suit where the table's rules name it (the deck is then the 65); else it is the one
-    the reads show twice (`deck.added_suit`). `unsure`: reads under the namer's operating threshold,
-    taken only where a seat's rows lack a card (`fill`); `faint`: proposals the namer kept no read
-    of, weighed with the unsure reads left only among the cards no seat of a full table shows
-    (`unseen`)."""
+    65 for five seats, else 52: `place._deck_for`). `extra_suit`: the 65-card deck's added suit where
+    the table's rules name it (the deck is then the 65, at any count of seats in the photo); else it
+    is the one the reads show twice (`deck.added_suit`). `unsure`: reads under the namer's operating
+    threshold, taken only where a seat's rows lack a card (`fill`); `faint`: proposals the namer kept
+    no read of, weighed with the unsure reads left only among the cards no seat of a full table
+    shows (`unseen`)."""
     if extra_suit is not None:
         deck = FIVE_PLAYER_DECK
     scale = index_scale(dets)
