@@ -11,7 +11,8 @@ decks that print all four corners; ``--designs``: dealt from those held-out desi
 for the four that no shipped model has seen in any form), reads each from its JPEG file with the
 shipped reader (`vision.read`), and prints:
 
-- seats exact (head, middle and tail hold exactly the true cards) and tables exact;
+- seats exact (head, middle and tail hold exactly the true cards) and tables exact (a five-seat
+  table's reads told its added suit, as the app's five-player setting tells them: `added_suit_of`);
 - wrong seats flagged: a wrong seat must carry a problem naming it, or the table one naming no seat
   (a true seat not read at all: any problem on the table);
 - the same exact-seat share among the seats whose every card shows an index (the rest have a card
@@ -260,6 +261,15 @@ def why(meta: dict, wrong: list[tuple[int, SeatRead | None]], reads: IndexReads)
     return lines
 
 
+def added_suit_of(meta: dict) -> str | None:
+    """The suit a scene deals twice (the five-player game's added suit), or None. The benchmark tells
+    the reader as the app does: a five-player table's rules name the suit (`vision.read(extra_suit=)`,
+    the app's five-player setting), so the reader never has to guess it from the reads."""
+    names = Counter(c["card"] for c in meta["cards"] if c["seat"] is not None)
+    twice = {n[-1] for n, k in names.items() if k == 2}
+    return twice.pop() if len(twice) == 1 else None
+
+
 def _card_boxes(reads: list[Detection]) -> list[tuple[str, Box]]:
     """(card, box) of the reads that name a card, as the index metrics take them."""
     return [(d.card, d.box) for d in reads if d.card in CLASS_NAMES]
@@ -288,7 +298,7 @@ def measure(folder: Path, det: Detector, n: int, label: str,
             vision.open_photo(image, long_side=det.scale.long_side, detail=True)))
         dets = reads.sure
         table = read_table(dets, width=meta["width"], height=meta["height"], cfg=GeometryConfig(),
-                           unsure=reads.unsure, faint=reads.faint)
+                           unsure=reads.unsure, faint=reads.faint, extra_suit=added_suit_of(meta))
         seats.seconds.append(time.perf_counter() - t)
         before = len(seats.wrong)
         seats.add(meta, table)

@@ -40,3 +40,16 @@ def test_a_prefix_naming_no_design_of_the_split_says_which_it_has(monkeypatch):
 )
 def test_each_deal_renders_into_its_own_folder(deal, suffix):
     assert deal.suffix == suffix
+
+
+@pytest.mark.parametrize(
+    ("cards", "suit"),
+    [
+        (["As", "As", "2s", "2s", "Kh"], "s"),  # the 65-card deck's added suit, dealt twice
+        (["As", "Kh", "2c"], None),  # one 52-card deck
+        (["As", "As", "Kh", "Kh"], None),  # two whole decks: no one suit
+    ],
+)
+def test_the_reader_is_told_the_added_suit_a_table_deals_twice(cards, suit):
+    meta = {"cards": [{"card": c, "seat": k % 5} for k, c in enumerate(cards)]}
+    assert holdout.added_suit_of(meta) == suit
