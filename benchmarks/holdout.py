@@ -49,7 +49,7 @@ import vision
 from benchmarks.metrics import IndexScore, MissKinds, read_on
 from benchmarks.pipeline import ROWS, match_seats, seat_right, truth_of
 from benchmarks.reads_cache import ReadsCache
-from datasets.faces import stored_names
+from datasets.faces import load, stored_names
 from datasets.fingerprint import benchmark_fingerprint
 from datasets.synth.holdout import Split, designs_for
 from datasets.synth.scene import generate
@@ -82,11 +82,12 @@ class Deal:
             + ("-" + "+".join(self.designs) if self.designs else "")
 
 
-def designs_named(split: Split, prefixes: str) -> tuple[str, ...]:
+def designs_named(split: Split, prefixes: str, four_corners: bool = False) -> tuple[str, ...]:
     """The fetched designs of `split` whose names start with one of the comma-separated `prefixes`
-    ("kde" names KDE's four); a `ValueError` naming the split's designs when none does."""
+    ("kde" names KDE's decks), those printing all four corners with `four_corners` and the others
+    without; a `ValueError` naming the split's designs when none does."""
     wanted = [p for p in prefixes.split(",") if p]
-    have = designs_for(split, stored_names())
+    have = tuple(n for n in designs_for(split, stored_names()) if load(n).four_corners == four_corners)
     found = tuple(n for n in have if any(n.startswith(p) for p in wanted))
     if not found:
         raise ValueError(f"no {split.value} design starts with {', '.join(wanted)}: the split has "
@@ -356,7 +357,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.designs:
         splits = [Split.HELD_OUT]
     # Render before any onnxruntime session exists: a fork taken after its threads started can hang.
-    only = designs_named(Split.HELD_OUT, args.designs) if args.designs else ()
+    only = designs_named(Split.HELD_OUT, args.designs, args.four_corners) if args.designs else ()
     deal = Deal(args.seats, args.four_corners, only)
     folders = {s: render(s, args.tables, args.seed, args.size, args.workers, deal=deal) for s in splits}
     base = get_detector(args.model)

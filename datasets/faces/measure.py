@@ -79,15 +79,24 @@ def index_box(
 
 
 def corner_boxes(
-    face: np.ndarray, region: tuple[float, float, float, float], hairline: int = 0
+    face: np.ndarray, region: tuple[float, float, float, float], hairline: int = 0, four: bool = False
 ) -> list[tuple[int, int, int, int]] | None:
-    """Top-left and bottom-right index boxes; the latter measured on the face turned 180°."""
+    """Top-left and bottom-right index boxes, the latter measured on the face turned 180°; with `four`
+    (a design that prints its index in every corner) then the top-right and bottom-left ones too,
+    measured on the face mirrored (a box's place does not care which way its glyph faces)."""
     tl = index_box(face, region, hairline=hairline)
     if tl is None:
         return None
     h, w = face.shape[:2]
-    br_rot = index_box(np.ascontiguousarray(face[::-1, ::-1]), region, hairline=hairline)
-    if br_rot is None:  # mirror the top-left one: most designs are point-symmetric
-        br_rot = tl
-    bx1, by1, bx2, by2 = br_rot
-    return [tl, (w - bx2, h - by2, w - bx1, h - by1)]
+
+    def other(flipped: np.ndarray, flip_x: bool, flip_y: bool) -> tuple[int, int, int, int]:
+        b = index_box(np.ascontiguousarray(flipped), region, hairline=hairline)
+        bx1, by1, bx2, by2 = tl if b is None else b  # most designs are symmetric: mirror the top-left one
+        x1, x2 = (w - bx2, w - bx1) if flip_x else (bx1, bx2)
+        y1, y2 = (h - by2, h - by1) if flip_y else (by1, by2)
+        return x1, y1, x2, y2
+
+    boxes = [tl, other(face[::-1, ::-1], True, True)]
+    if four:
+        boxes += [other(face[:, ::-1], True, False), other(face[::-1, :], False, True)]
+    return boxes

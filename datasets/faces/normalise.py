@@ -65,7 +65,7 @@ def _measure(design: Design, faces: dict[str, np.ndarray], size: tuple[int, int]
     for card, img in faces.items():
         img = cv2.resize(img, size, interpolation=cv2.INTER_AREA)
         region = design.joker_region if card in JOKERS else design.region
-        b = corner_boxes(img, region, design.hairline)
+        b = corner_boxes(img, region, design.hairline, design.four_corners)
         if b is None:
             missing.append(card)
             continue
@@ -121,5 +121,6 @@ def _save(out: Path, design: Design, size: tuple[int, int], cards: list[str], ar
         "cards": cards,
         "boxes": boxes,
         "note": design.note,
+        "four_corners": design.four_corners,
     }
     (out / "meta.json").write_text(json.dumps(meta, indent=1))

@@ -61,7 +61,9 @@ class Design:
     and nothing else that is fully inside it; ``joker_region`` the same for jokers, whose
     vertical "JOKER" runs further down. Both were set after looking at the renders. ``hairline``:
     the width in pixels (at the stored 512 px face) of a thin frame line that touches the index's
-    pip, left out when the index is measured (`datasets.faces.measure`).
+    pip, left out when the index is measured (`datasets.faces.measure`). ``four_corners``: the design
+    prints its index in all four corners (all four are measured and labelled; the generator deals it
+    only where four-corner decks are asked for).
     """
 
     name: str
@@ -74,6 +76,7 @@ class Design:
     note: str = ""
     jokers: tuple[str, ...] = field(default=("BJ", "SJ"))
     hairline: int = 0
+    four_corners: bool = False
 
 
 # ---- npm packages ---------------------------------------------------------------------------
@@ -230,7 +233,7 @@ _KDE_URL = "https://packages.debian.org/kdegames-card-data-kf5"
 # element, see `_kde`). Decks whose indices are
 # not A K Q J (xskat: German letters and suits), that put rank and suit apart (the oxygen decks),
 # that colour the suits other than red and black (konqi-modern), or whose artwork is a GNOME theme
-# trained on (nicu-ornamental, tigullio) are left out; `dondorf` prints all four corners.
+# trained on (nicu-ornamental, tigullio) are left out. `dondorf` prints its index in all four corners.
 KDE_DECKS: list[tuple[str, str, str, dict, dict[str, str]]] = [
     ("standard", "svg-standard/standard.svgz", "GPL-2+ (Debian copyright)", {}, {}),
     ("penguins", "svg-penguins/penguins.svgz", "GPL-3+ (Debian copyright; Tux by Larry Ewing et al.)",
@@ -240,6 +243,8 @@ KDE_DECKS: list[tuple[str, str, str, dict, dict[str, str]]] = [
     ("ancient-egyptians", "svg-ancient-egyptians/Ancient_Egyptians.svgz",
      "GPL-2+ (Debian copyright, Files: *)", {"region": (0.0, 0.0, 0.26, 0.36), "hairline": 6},
      {"Ad": "clone"}),
+    ("dondorf", "svg-dondorf/dondorf.svgz", "GPL-2+ (Debian copyright, Files: *)",
+     {"four_corners": True}, {}),
 ]
 
 DESIGNS: list[Design] = (

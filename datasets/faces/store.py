@@ -23,6 +23,7 @@ class StoredDeck:
         self.cards: tuple[str, ...] = tuple(meta["cards"])
         self._row = {c: i for i, c in enumerate(self.cards)}
         self._boxes = {c: [tuple(b) for b in bb] for c, bb in meta["boxes"].items()}
+        self.four_corners: bool = bool(meta.get("four_corners", False))
         self._faces = np.load(path / "faces.npy", mmap_mode="r")
         self._path = path
         self._mips: dict[int, np.ndarray] = {}
@@ -59,7 +60,8 @@ class StoredDeck:
         return arr[self._row[card]]
 
     def boxes(self, card: str) -> list[tuple[int, int, int, int]]:
-        """Top-left and bottom-right index boxes in face pixels (x1, y1, x2, y2)."""
+        """Top-left and bottom-right index boxes in face pixels (x1, y1, x2, y2), then top-right and
+        bottom-left on a four-corner design."""
         return self._boxes[card]
 
 

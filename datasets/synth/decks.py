@@ -37,14 +37,18 @@ def choose_deck(
 ) -> Deck:
     """A procedural deck with probability ``p_procedural`` (always when no design is cached).
 
-    ``four_corners``: always a procedural deck, printing its index in all four corners.
+    ``four_corners``: a deck printing its index in all four corners: procedural, or one of the named
+    ``designs`` that does (`StoredDeck.four_corners`). Without it, no such design is dealt.
 
     ``designs`` limits the fetched designs to choose from (None: all of ``split`` in the cache, ():
     none; a design outside ``split`` is refused); procedural faces use ``split``'s fonts only.
     ``exotic`` False keeps procedural decks to red/black ink on light paper (for colour tests).
     """
     names = list(designs_for(split, _stored()) if designs is None else check_designs(split, designs))
-    if not names or rng.random() < p_procedural or four_corners:
+    # drawn whenever a design could be dealt, so that a seed's scenes stay as they were
+    procedural = bool(names) and rng.random() < p_procedural
+    names = [n for n in names if load(n).four_corners == four_corners] if designs or not four_corners else []
+    if not names or procedural:
         name = "procedural-4" if four_corners else "procedural"
         return ProceduralDeck(random_style(rng, exotic=exotic, split=split), name, four_corners)
     return load(names[int(rng.integers(len(names)))])

@@ -6,10 +6,11 @@ deck gets. So a fixed share of the faces is never rendered into anything that sh
 thresholds are chosen on): the generator deals from the `TRAIN` split unless it is asked for
 `HELD_OUT`, and only the generalisation benchmark (`python -m benchmarks.holdout`) asks for it.
 
-Held out: eight of the fetched designs (one npm package and three GNOME themes of different looks:
+Held out: nine of the fetched designs (one npm package and three GNOME themes of different looks:
 a 19th-century French court, an Italian one, a four-colour deck; and KDE's `standard`, `penguins`,
-`jolly-royal` and `ancient-egyptians` decks, which joined the fetched designs after every shipped
-model was trained, so no model has seen them in any form) and the procedural faces' fonts of two
+`jolly-royal` and `ancient-egyptians` decks, and its `dondorf` deck that prints all four corners,
+which joined the fetched designs after every shipped model was trained, so no model has seen them in
+any form) and the procedural faces' fonts of two
 families (serif and monospace glyphs, about a fifth of the fonts).
 
 >>> from datasets.synth.holdout import Split, designs_for, fonts_for
@@ -42,6 +43,7 @@ HELD_OUT_DESIGNS: tuple[str, ...] = (
     "kde-penguins",
     "kde-jolly-royal",
     "kde-ancient-egyptians",
+    "kde-dondorf",
 )
 # File-name prefixes of the held-out procedural fonts (the system's DejaVu and Liberation families).
 HELD_OUT_FONTS: tuple[str, ...] = ("LiberationSerif", "DejaVuSansMono")

@@ -8,7 +8,20 @@ import benchmarks.holdout as holdout
 from benchmarks.holdout import Deal, designs_named
 from datasets.synth.holdout import Split
 
-STORED = ("cardsjs", "gnome-bellot", "kde-jolly-royal", "kde-standard", "younestouati")
+STORED = ("cardsjs", "gnome-bellot", "kde-dondorf", "kde-jolly-royal", "kde-standard", "younestouati")
+
+
+class _Stored:
+    """What `designs_named` reads of a stored design: whether it prints all four corners."""
+
+    def __init__(self, name: str) -> None:
+        self.four_corners = name == "kde-dondorf"
+
+
+@pytest.fixture
+def store(monkeypatch):
+    monkeypatch.setattr(holdout, "stored_names", lambda: list(STORED))
+    monkeypatch.setattr(holdout, "load", _Stored)
 
 
 @pytest.mark.parametrize(
@@ -19,13 +32,15 @@ STORED = ("cardsjs", "gnome-bellot", "kde-jolly-royal", "kde-standard", "younest
         ("younes", ("younestouati",)),
     ],
 )
-def test_designs_are_named_by_prefix_within_the_held_out_split(monkeypatch, prefixes, named):
-    monkeypatch.setattr(holdout, "stored_names", lambda: list(STORED))
+def test_designs_are_named_by_prefix_within_the_held_out_split(store, prefixes, named):
     assert designs_named(Split.HELD_OUT, prefixes) == named
 
 
-def test_a_prefix_naming_no_design_of_the_split_says_which_it_has(monkeypatch):
-    monkeypatch.setattr(holdout, "stored_names", lambda: list(STORED))
+def test_four_corner_tables_name_the_four_corner_designs_only(store):
+    assert designs_named(Split.HELD_OUT, "kde", four_corners=True) == ("kde-dondorf",)
+
+
+def test_a_prefix_naming_no_design_of_the_split_says_which_it_has(store):
     with pytest.raises(ValueError, match="no held_out design starts with cardsjs: the split has gnome-"):
         designs_named(Split.HELD_OUT, "cardsjs")  # a trained design is never dealt by the benchmark
 

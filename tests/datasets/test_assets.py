@@ -24,8 +24,9 @@ def test_stored_designs_have_boxes_inside_faces():
             h, w = deck.face(c).shape[:2]
             for x1, y1, x2, y2 in deck.boxes(c):
                 assert 0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h, (name, c)
-            tl, br = deck.boxes(c)
+            tl, br, *others = deck.boxes(c)
             assert tl[1] < h / 2 < br[3], (name, c)
+            assert len(others) == (2 if deck.four_corners else 0), (name, c)
 
 
 @pytest.mark.skipif(not CLASSIC, reason="no classic red/black design fetched")

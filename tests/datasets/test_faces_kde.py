@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from datasets.faces import sources
-from datasets.faces.measure import index_box
+from datasets.faces.measure import corner_boxes, index_box
 from datasets.faces.sources import CARDS52
 
 RANK_WORDS = {"A": "1", "T": "10", "J": "jack", "Q": "queen", "K": "king"}
@@ -36,6 +36,18 @@ def face_with_hairline() -> np.ndarray:
 )
 def test_a_hairline_under_the_pip_is_left_out_of_the_index(hairline, box):
     assert index_box(face_with_hairline(), (0.0, 0.0, 0.26, 0.36), hairline=hairline) == box
+
+
+def test_a_four_corner_face_has_each_corner_measured():
+    """Indices of different sizes in the four corners of a 512 x 368 face: each corner's own box, in
+    the order top-left, bottom-right, top-right, bottom-left; a two-corner design gets the first two."""
+    face = np.full((512, 368, 4), 255, np.uint8)
+    for (x1, y1, x2, y2) in ((10, 12, 40, 80), (330, 430, 358, 500), (320, 14, 357, 90), (12, 440, 38, 498)):
+        cv2.rectangle(face, (x1, y1), (x2 - 1, y2 - 1), (0, 0, 0, 255), -1)
+    region = (0.0, 0.0, 0.2, 0.3)
+    four = [(10, 12, 40, 80), (330, 430, 358, 500), (320, 14, 357, 90), (12, 440, 38, 498)]
+    assert corner_boxes(face, region, four=True) == four
+    assert corner_boxes(face, region) == four[:2]
 
 
 def kde_svg(off_canvas: str) -> str:

@@ -15,8 +15,9 @@ from datasets.synth.holdout import (
     fonts_for,
 )
 
-STORED = ("cardsjs", "gnome-anglo", "gnome-bellot", "gnome-tigullio", "kde-penguins", "letele", "svg-cards",
-          "younestouati")
+STORED = ("cardsjs", "gnome-anglo", "gnome-bellot", "gnome-tigullio", "kde-dondorf", "kde-penguins", "letele",
+          "svg-cards", "younestouati")
+FOUR_CORNERS = {"kde-dondorf"}  # prints its index in all four corners
 FONTS = ("/f/DejaVuSans.ttf", "/f/DejaVuSansMono-Bold.ttf", "/f/LiberationSans-Regular.ttf",
          "/f/LiberationSerif-Bold.ttf", "/f/LiberationSerif-Regular.ttf")
 
@@ -26,7 +27,7 @@ FONTS = ("/f/DejaVuSans.ttf", "/f/DejaVuSansMono-Bold.ttf", "/f/LiberationSans-R
     [
         (Split.TRAIN, ("cardsjs", "gnome-anglo", "letele", "svg-cards"),
          ("/f/DejaVuSans.ttf", "/f/LiberationSans-Regular.ttf")),
-        (Split.HELD_OUT, ("gnome-bellot", "gnome-tigullio", "kde-penguins", "younestouati"),
+        (Split.HELD_OUT, ("gnome-bellot", "gnome-tigullio", "kde-dondorf", "kde-penguins", "younestouati"),
          ("/f/DejaVuSansMono-Bold.ttf", "/f/LiberationSerif-Bold.ttf", "/f/LiberationSerif-Regular.ttf")),
     ],
 )
@@ -48,6 +49,7 @@ def test_a_training_set_refuses_a_held_out_design_by_name():
 class _Fake:
     def __init__(self, name: str) -> None:
         self.name = name
+        self.four_corners = name in FOUR_CORNERS
 
 
 @pytest.fixture
@@ -68,8 +70,24 @@ def test_decks_dealt_belong_to_their_split(fake_store, split):
             fonts |= {deck.style.rank_font, deck.style.suit_font}
         else:
             names.add(deck.name)
-    assert names == set(designs_for(split, STORED))  # every design of the split is dealt, no other
+    # every two-corner design of the split is dealt, no other
+    assert names == set(designs_for(split, STORED)) - FOUR_CORNERS
     assert fonts and fonts <= set(fonts_for(split, FONTS))
+
+
+@pytest.mark.parametrize(
+    ("designs", "dealt"),
+    [
+        (None, {"procedural-4"}),  # unnamed: procedural four-corner faces, as before designs had any
+        (("kde-dondorf", "kde-penguins"), {"kde-dondorf"}),  # named: the four-corner one of them
+        (("kde-penguins",), {"procedural-4"}),  # none of those named prints four corners
+    ],
+)
+def test_four_corner_tables_deal_four_corner_decks_only(fake_store, designs, dealt):
+    rng = np.random.default_rng(5)
+    got = {decks.choose_deck(rng, designs, p_procedural=0.0, split=Split.HELD_OUT, four_corners=True).name
+           for _ in range(50)}
+    assert got == dealt
 
 
 def test_a_split_without_fonts_is_refused_rather_than_borrowing_the_others(monkeypatch):
