@@ -156,7 +156,7 @@ _ACROSS = (0.0, 0.0, 0.8, 0.15)  # jokers with JOKER written across the top
 # (theme, jokers usable, note, region overrides). Themes whose indices are not A K Q J (German
 # K D B, French R D V, Russian, Swiss/Italian suits), that have no court indices, or that put the
 # suit beside the rank, are left out: players of 十三张 use Anglo-American indices. `dondorf` is
-# left out because it prints indices in all four corners (our labels know two).
+# taken from KDE's package instead (`KDE_DECKS`).
 
 GNOME_THEMES: list[tuple[str, bool, str, dict]] = [
     ("anglo", True, "", {}),
