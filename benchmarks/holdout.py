@@ -40,7 +40,6 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
-from multiprocessing import Pool
 from pathlib import Path
 
 from tqdm import tqdm
@@ -51,6 +50,7 @@ from benchmarks.pipeline import ROWS, match_seats, seat_right, truth_of
 from benchmarks.reads_cache import ReadsCache
 from datasets.faces import load, stored_names
 from datasets.fingerprint import benchmark_fingerprint
+from datasets.synth.batch import POOL
 from datasets.synth.holdout import Split, designs_for
 from datasets.synth.scene import generate
 from datasets.synth.writer import write_scene
@@ -114,7 +114,7 @@ def render(split: Split, n: int, seed: int, size: int, workers: int, kind: str =
     prefix = ("holdout" if kind == "table" else kind) + deal.suffix
     out = BENCH / f"{prefix}-{split.value}-{seed}-{n}-{size}-g{benchmark_fingerprint()}"
     jobs = [(str(out), seed, i, size, split.value, kind, deal) for i in range(n)]
-    with Pool(workers) as pool:
+    with POOL.Pool(workers) as pool:
         list(tqdm(pool.imap(_render, jobs), total=n, desc=f"render {kind} {split.value}", unit="photo"))
     return out
 
@@ -356,7 +356,8 @@ def main(argv: list[str] | None = None) -> int:
     splits = [Split(s) for s in args.splits.split(",") if s]
     if args.designs:
         splits = [Split.HELD_OUT]
-    # Render before any onnxruntime session exists: a fork taken after its threads started can hang.
+    # Render first: the workers are spawned (`datasets.synth.batch.POOL`), but rendering after the
+    # reader starts would share the two cores with its threads.
     only = designs_named(Split.HELD_OUT, args.designs, args.four_corners) if args.designs else ()
     deal = Deal(args.seats, args.four_corners, only)
     folders = {s: render(s, args.tables, args.seed, args.size, args.workers, deal=deal) for s in splits}

@@ -4,7 +4,7 @@ benchmarks and tests that generate their own scenes share it."""
 
 from __future__ import annotations
 
-from multiprocessing import Pool
+from multiprocessing import get_context
 from pathlib import Path
 
 import cv2
@@ -14,6 +14,10 @@ from .scene import generate
 from .writer import write_scene
 
 _ARGS: dict = {}
+# Workers are started fresh, not forked: a fork copies a parent whose OpenCV thread pool is already
+# running (any large cv2 call before the render starts it) without its threads, and a worker's first
+# parallel cv2 call then waits forever on them.
+POOL = get_context("spawn")
 
 
 def _init(args: dict) -> None:
@@ -47,7 +51,7 @@ def run(
         for i in tqdm(range(images), disable=not progress, unit="img"):
             total += _one(i)
         return total
-    with Pool(workers, initializer=_init, initargs=(args,)) as pool:
+    with POOL.Pool(workers, initializer=_init, initargs=(args,)) as pool:
         for n in tqdm(
             pool.imap(_one, range(images), chunksize=4), total=images, disable=not progress, unit="img"
         ):
