@@ -9,6 +9,7 @@ from tests.vision.layouts import build_table, detections
 from tests.vision.table_checks import got, read_seat, renamed, truth_as_read
 from vision.classes import CLASS_INDEX
 from vision.geometry import read_table
+from vision.geometry.problems import SUIT_SIGNS
 from vision.types import Detection
 
 
@@ -215,9 +216,11 @@ def test_a_five_seat_table_with_a_seat_out_of_the_photo_is_read_whole_when_told_
     assert not [p for p in told.problems if p.kind in ("changed", "false_read", "duplicate")]
     assert sorted(sorted(c.card for c in s.cards) for s in told.seats) == truth
     untold = read_table(dets)
-    assert {p.seat for p in untold.problems} == {s.seat for s in untold.seats
-                                                  if sorted(c.card for c in s.cards) not in truth}
-    assert untold.problems
+    assert {p.seat for p in untold.problems if p.seat is not None} == {
+        s.seat for s in untold.seats if sorted(c.card for c in s.cards) not in truth}
+    hint = [p for p in untold.problems if p.kind == "added_suit"]
+    assert len(hint) == 1 and hint[0].seat is None
+    assert SUIT_SIGNS[_added_suit(scene)] in hint[0].message and "five-player" in hint[0].message
 
 
 def _added_suit(scene) -> str:
@@ -238,6 +241,7 @@ def test_clubs_misread_as_spades_on_four_seats_are_flagged_not_taken_for_the_65(
     tr = read_table(detections(misread))
     assert tr.extra_suit is None
     assert sum(p.kind == "changed" for p in tr.problems) >= len(clubs)
+    assert [p.message.split(" cards")[0] for p in tr.problems if p.kind == "added_suit"] == ["5 ♠"]
     truth = truth_as_read(scene)
     wrong = {seat for (seat, row), cards in got(tr).items() if truth.get((seat, row)) != cards}
     assert wrong <= {p.seat for p in tr.problems}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -11,7 +12,7 @@ from ..classes import CLASS_INDEX
 from ..types import Problem, SeatRead
 from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig
 from .corners import _corner_offset_of, _covered, _pair_unit
-from .deck import _runner_up, deck_capacity
+from .deck import FIVE_PLAYER_DECK, _runner_up, added_suit, deck_capacity
 from .parts import SeatFrame, _Card
 
 
@@ -40,6 +41,23 @@ def table_problems(
     return (_count_problems(t, seats) + _orientation_problems(t, width, height, scale)
             + _deck_problems(t, left_out, changed, cfg) + _same_card_problems(t, cfg)
             + _unsure_problems(t, cfg))
+
+
+SUIT_SIGNS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+
+
+def added_suit_hint(names: list[str], deck: int) -> Problem | None:
+    """A table read as the 52 (`place._deck_for`) whose reads show one suit twice, as the five-player
+    deck's added suit would (`added_suit`): the five-player game untold (a seat out of the photo), or
+    one suit misread as another on a strange deck. The reads cannot tell which; the players can, so
+    the table says so once, beside the repeats each seat is flagged for."""
+    suit = added_suit(names, FIVE_PLAYER_DECK) if deck == 52 else None
+    if suit is None:
+        return None
+    n = sum(1 for name, k in Counter(names).items() if k >= 2 and name[-1] == suit)
+    return Problem("added_suit", f"{n} {SUIT_SIGNS[suit]} cards are read twice: if this is the "
+                   f"five-player game (65 cards), give the reader its added suit, {SUIT_SIGNS[suit]}; "
+                   "otherwise they are misreads of other cards, flagged where they lie")
 
 
 def _count_problems(t: Seated, seats: int | None) -> list[Problem]:

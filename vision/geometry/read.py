@@ -28,7 +28,7 @@ from .deck import (
 from .fill import fill_from_unsure, row_hit
 from .parts import SeatFrame, _Card
 from .place import best_placement
-from .problems import Seated, table_problems
+from .problems import Seated, added_suit_hint, table_problems
 from .rows import _top_left
 from .seats import _seat_order
 from .unseen import place_unseen
@@ -62,6 +62,7 @@ def read_table(
     cards, frames, deck = best.cards, best.frames, best.deck
     fill_from_unsure(cards, frames, unsure or [], cfg)
     live = [c for c in cards if not c.gone]
+    hint = added_suit_hint([c.card for c in live], deck) if extra_suit is None else None
     if extra_suit is None:
         extra_suit = added_suit([c.card for c in live], deck)
     slots = _false_read_slots(cards, frames, deck, cfg, extra_suit)
@@ -74,7 +75,7 @@ def read_table(
     left_out = _leave_out_false_reads(seat_reads, false, seat_of, read_of)
     gone = {id(c) for c, _ in left_out}
     live = [c for c in live if id(c) not in gone]
-    problems: list[Problem] = []
+    problems: list[Problem] = [hint] if hint else []
     place_unseen(seat_reads, frames, order, live, [*(unsure or []), *(faint or [])], deck, cfg, problems,
                  extra_suit)
     seated = Seated(cards, frames, order, seat_reads, seat_of, live, gone, deck, extra_suit)
