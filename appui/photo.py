@@ -26,6 +26,14 @@ MAX_UPLOAD_BYTES = 40 * 1024 * 1024
 DISPLAY_LONG_SIDE = 1600
 
 
+# The reader's problems about the whole photo, shown as notes above it (a seat's own problems are
+# shown at that seat), each with how to act on it here.
+TABLE_NOTES = {
+    "grey_photo": ".",
+    "added_suit": " (here: the sidebar's rule options, 五人 Five players and its added suit).",
+}
+
+
 @dataclass
 class PhotoResult:
     """What the page shows for one photo. `error` set means nothing could be read."""
@@ -110,8 +118,8 @@ def _read(data: bytes, seats: int | None, progress: Callable[[str], None], joker
         result.error = f"The photo could not be read ({_short(exc)}). Try another photo, or type the cards."
         return result
     result.read = table_read
-    result.notes += [p.message[:1].upper() + p.message[1:] + "."
-                     for p in table_read.problems if p.kind == "grey_photo"]
+    result.notes += [p.message[:1].upper() + p.message[1:] + TABLE_NOTES[p.kind]
+                     for p in table_read.problems if p.kind in TABLE_NOTES]
     if not any(s.cards for s in table_read.seats):
         result.error = (
             "No cards were found in this photo. Lay each hand face up in three rows (3, 5, 5 cards), "

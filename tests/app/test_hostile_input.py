@@ -189,6 +189,19 @@ def test_grey_photo_note_and_no_jokers_asked(monkeypatch) -> None:
     assert result.notes == ["The photo has no colour, so red suits cannot be told."]
 
 
+def test_a_suit_read_twice_tells_where_the_five_player_game_is_set(monkeypatch) -> None:
+    """The reader's table-wide note that one suit is read twice says how to answer it in the app;
+    a seat's own problems stay with that seat."""
+    hint = Problem("added_suit", "5 ♠ cards are read twice: if this is the five-player game (65 cards), "
+                   "give the reader its added suit, ♠; otherwise they are misreads")
+    seat = Problem("changed", "Seat 2 tail: read 9s, but that card is already on the table", 1, "tail", "9c")
+    monkeypatch.setattr(vision, "read", lambda image, **_: TableRead([], [hint, seat]))
+    result = photo.read((ROOT / "assets" / "sample.jpg").read_bytes())
+    assert result.notes == ["5 ♠ cards are read twice: if this is the five-player game (65 cards), give the "
+                            "reader its added suit, ♠; otherwise they are misreads (here: the sidebar's rule "
+                            "options, 五人 Five players and its added suit)."]
+
+
 def test_real_names_export_unchanged() -> None:
     """The CSV of real names is what it was: only cells that would run are touched."""
     names = [p["name"] for p in SAMPLE["players"]]
