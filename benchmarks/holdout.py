@@ -48,7 +48,7 @@ import vision
 from benchmarks.metrics import IndexScore, MissKinds, read_on
 from benchmarks.pipeline import ROWS, match_seats, seat_right, truth_of
 from benchmarks.reads_cache import ReadsCache
-from datasets.faces import load, stored_names
+from datasets.faces import first_use, load, stored_names
 from datasets.fingerprint import benchmark_fingerprint
 from datasets.synth.batch import POOL
 from datasets.synth.holdout import Split, designs_for
@@ -91,7 +91,8 @@ def designs_named(split: Split, prefixes: str, four_corners: bool = False) -> tu
     found = tuple(n for n in have if any(n.startswith(p) for p in wanted))
     if not found:
         raise ValueError(f"no {split.value} design starts with {', '.join(wanted)}: the split has "
-                         f"{', '.join(have) or 'none fetched (python -m datasets.faces)'}")
+                         f"{', '.join(have) or 'none'} (`python -m datasets.faces` fetches the designs "
+                         "this checkout names that the cache lacks)")
     return found
 
 
@@ -358,6 +359,7 @@ def main(argv: list[str] | None = None) -> int:
         splits = [Split.HELD_OUT]
     # Render first: the workers are spawned (`datasets.synth.batch.POOL`), but rendering after the
     # reader starts would share the two cores with its threads.
+    first_use(fetch=True)  # a fresh checkout fetches the designs before any is named
     only = designs_named(Split.HELD_OUT, args.designs, args.four_corners) if args.designs else ()
     deal = Deal(args.seats, args.four_corners, only)
     folders = {s: render(s, args.tables, args.seed, args.size, args.workers, deal=deal) for s in splits}
