@@ -18,11 +18,13 @@ from vision.types import Detection
 
 
 @pytest.mark.parametrize("n, first, head_far", [(1, 0.0, True), (1, 90.0, False), (2, 30.0, True),
-                                                (4, 0.0, [True, False, True, False]), (4, 12.0, False)])
+                                                (4, 0.0, [True, False, True, False]), (4, 12.0, False),
+                                                (5, 0.0, True)])
 @pytest.mark.parametrize("row_gap", [0.75, 1.05])
 def test_four_corner_tables_read_exactly(n, first, head_far, row_gap):
     """Every seat and row right and no problem, the rows apart (bottom-left corners of every row
-    showing) or overlapped (only the nearest row's)."""
+    showing) or overlapped (only the nearest row's); five seats too, whose 65 cards show a name twice
+    where the added suit's two copies are two cards."""
     scene = build_table(n, seed=3, first_orientation=first, head_far=head_far, jitter=0.01, tilt=0.03,
                         row_gap=row_gap, four_corners=True)
     dets = detections(scene, seed=4)

@@ -126,11 +126,13 @@ def best_placement(
     for n, merged in enumerate(variants()):
         # How many seats: the number of 13s in the cards, unless told. When the count falls between
         # two (unmerged corners, hidden cards), both are tried and the one closer to 3/5/5 seats wins.
-        # A four-corner deck's cards are read two to four times each: there only the names count.
+        # A four-corner deck's cards are read two to four times each: there only the names count, and
+        # 52 names are four seats of the 52 or five of the 65 (its added suit's names twice): both tried.
         distinct = len({c.card for c in merged}) / SEAT_SIZE  # unpaired corners count once (one deck)
         est = distinct if four else len(merged) / SEAT_SIZE
         ks = [seats] if seats else sorted({min(5, max(1, v)) for v in (
-            round(est), math.floor(est + 0.2), math.ceil(est - 0.2), round(distinct))})
+            round(est), math.floor(est + 0.2), math.ceil(est - 0.2), round(distinct))}
+            | ({5} if four and round(distinct) == 4 else set()))
         for k in ks:
             if n and deck is None and k >= 5:  # five seats of an unknown deck: far pairs would pair copies
                 continue
@@ -155,11 +157,12 @@ def _seat_frame(
     cards: list[_Card], g: list[int], toward: np.ndarray | None, scale: float, cfg: GeometryConfig,
     one_deck: bool, four_corners: bool = False,
 ) -> SeatFrame:
-    """A seat's first frame; with one deck, a four-corner deck's extra corners folded into their cards
-    (`fold_extra_corners`) and its same-named corners merged where the frame says they are one card's
+    """A seat's first frame; a four-corner deck's extra corners folded into their cards
+    (`fold_extra_corners`: on the 65-card deck too, whose second copies of a name lie on no one card's
+    corners) and, with one deck, same-named corners merged where the frame says they are one card's
     (two decks: `pair_copies`, once the photo's corner offset is known)."""
     fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
-    if one_deck and four_corners and fold_extra_corners(cards, g, fr, cfg):
+    if four_corners and fold_extra_corners(cards, g, fr, cfg):
         fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
     if one_deck and _merge_in_seat(cards, g, fr, cfg):
         fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
