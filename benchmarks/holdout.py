@@ -101,8 +101,8 @@ def _render(job: tuple[str, int, int, int, str, str, Deal]) -> None:
     name = f"{index:06d}"
     if (Path(out) / "meta" / f"{name}.json").exists():
         return
-    scene = generate(seed, index, size=size, kind=kind, split=Split(split), designs=deal.designs or None,
-                     p_procedural=0.0 if deal.designs else 0.4,
+    only = {"designs": deal.designs, "p_procedural": 0.0} if deal.designs else {}
+    scene = generate(seed, index, size=size, kind=kind, split=Split(split), **only,
                      n_seats=deal.seats if kind == "table" else None, four_corners=deal.four_corners)
     write_scene(Path(out), name, scene)
 
