@@ -6,6 +6,8 @@ Real photos: ../shared/datasets/real/cardcounter, split by `datasets.real.split_
 half is a fair measure when the model was fine-tuned on the `finetune` half (see the model card);
 both are printed, on the checked labels (`datasets.real_labels`: six rows that name another card than
 the photo shows, renamed, and one stray box dropped; `--as-labelled` for the set as published).
+Synthetic photos (`--synth N`) are of the held-out split (`datasets.synth.holdout`: designs and fonts
+no training set renders), a mix of tables, seats and piles at 1280 px.
 Card level: distinct cards per photo, jokers included, card backs ignored.
 Box mAP50 is computed with a low confidence threshold (as detectors are usually scored); card level
 at the detector's operating threshold; "as read" is the cards a player is shown once the geometry
@@ -19,23 +21,21 @@ The detector is the shipped one: the one-class index finder and the namer of its
 from __future__ import annotations
 
 import argparse
-import subprocess
-import sys
+import os
 import time
 from pathlib import Path
 
 import cv2
 from tqdm import tqdm
 
+from benchmarks.holdout import render
 from benchmarks.metrics import BoxMAP, CardScore, IndexScore, MissKinds
-from datasets.fingerprint import benchmark_fingerprint
 from datasets.real import items as real_photo_items
+from datasets.synth.holdout import Split
 from vision.classes import CLASS_NAMES
 from vision.detector import DEFAULT_BOX_CONF, DEFAULT_CONF, DEFAULT_UNSURE_CONF, Detector
 from vision.geometry import read_table
 from vision.regions import RegionConfig
-
-REPO = Path(__file__).resolve().parent.parent
 
 
 def measure(
@@ -79,23 +79,9 @@ def real_items(split: str | None, checked: bool = True) -> list[tuple[Path, list
 
 
 def synth_items(n: int, seed: int) -> list[tuple[Path, list]]:
-    """A held-out generated set (seed never used for training), built once and cached."""
-    out = REPO / "cache" / "bench" / f"synth_{seed}_{n}_g{benchmark_fingerprint()}"
-    if not (out / "images").exists() or len(list((out / "images").glob("*.jpg"))) < n:
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "datasets.synth",
-                "--out",
-                str(out),
-                "--images",
-                str(n),
-                "--seed",
-                str(seed),
-            ],
-            check=True,
-        )
+    """Generated photos of the held-out split (designs and fonts no training set renders, KDE's decks
+    among them; a mix of tables, seats and piles, 1280 px), rendered once and cached."""
+    out = render(Split.HELD_OUT, n, seed, 1280, min(2, os.cpu_count() or 1), kind=None)
     items = []
     for img in sorted((out / "images").glob("*.jpg"))[:n]:
         h, w = cv2.imread(str(img)).shape[:2]
@@ -113,7 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--model", default=None)
     p.add_argument("--conf", type=float, default=None, help="operating threshold (default: the detector's)")
-    p.add_argument("--synth", type=int, default=100, help="held-out generated photos (0 to skip)")
+    p.add_argument("--synth", type=int, default=100,
+                   help="generated photos of the held-out designs and fonts (0 to skip)")
     p.add_argument("--synth-seed", type=int, default=90210)
     p.add_argument("--real", default="test,finetune", help="real halves to measure ('' for none)")
     p.add_argument("--as-labelled", action="store_true",

@@ -96,7 +96,7 @@ def designs_named(split: Split, prefixes: str, four_corners: bool = False) -> tu
     return found
 
 
-def _render(job: tuple[str, int, int, int, str, str, Deal]) -> None:
+def _render(job: tuple[str, int, int, int, str, str | None, Deal]) -> None:
     out, seed, index, size, split, kind, deal = job
     name = f"{index:06d}"
     if (Path(out) / "meta" / f"{name}.json").exists():
@@ -107,16 +107,16 @@ def _render(job: tuple[str, int, int, int, str, str, Deal]) -> None:
     write_scene(Path(out), name, scene)
 
 
-def render(split: Split, n: int, seed: int, size: int, workers: int, kind: str = "table",
+def render(split: Split, n: int, seed: int, size: int, workers: int, kind: str | None = "table",
            deal: Deal = Deal()) -> Path:
     """The split's photos, rendered once into ``cache/bench`` (named by the generator's fingerprint):
     tables dealt as `deal` says (four seats, two-corner decks by default), or scenes of another
-    `datasets.synth.scene` kind."""
-    prefix = ("holdout" if kind == "table" else kind) + deal.suffix
+    `datasets.synth.scene` kind (None: the generator's mix of kinds)."""
+    prefix = ("holdout" if kind == "table" else kind or "mix") + deal.suffix
     out = BENCH / f"{prefix}-{split.value}-{seed}-{n}-{size}-g{benchmark_fingerprint()}"
     jobs = [(str(out), seed, i, size, split.value, kind, deal) for i in range(n)]
     with POOL.Pool(workers) as pool:
-        list(tqdm(pool.imap(_render, jobs), total=n, desc=f"render {kind} {split.value}", unit="photo"))
+        list(tqdm(pool.imap(_render, jobs), total=n, desc=f"render {prefix} {split.value}", unit="photo"))
     return out
 
 
