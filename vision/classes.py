@@ -5,6 +5,7 @@ The names are the rules engine's canonical card notation, so a detection can be 
 """
 
 SUITS = "shdc"
+SUIT_SIGNS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}  # as a player reads them in a message
 RANKS = "AKQJT98765432"
 JOKERS = ("BJ", "SJ")
 

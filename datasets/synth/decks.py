@@ -47,7 +47,10 @@ def choose_deck(
     names = list(designs_for(split, _stored()) if designs is None else check_designs(split, designs))
     # drawn whenever a design could be dealt, so that a seed's scenes stay as they were
     procedural = bool(names) and rng.random() < p_procedural
-    names = [n for n in names if load(n).four_corners == four_corners] if designs or not four_corners else []
+    if four_corners and not designs:
+        names = []  # four-corner tables of no named design: procedural faces
+    else:
+        names = [n for n in names if load(n).four_corners == four_corners]
     if not names or procedural:
         name = "procedural-4" if four_corners else "procedural"
         return ProceduralDeck(random_style(rng, exotic=exotic, split=split), name, four_corners)

@@ -7,9 +7,8 @@ import pytest
 
 from tests.vision.layouts import build_table, detections
 from tests.vision.table_checks import got, read_seat, renamed, truth_as_read
-from vision.classes import CLASS_INDEX
+from vision.classes import CLASS_INDEX, SUIT_SIGNS
 from vision.geometry import read_table
-from vision.geometry.problems import SUIT_SIGNS
 from vision.types import Detection
 
 

@@ -8,7 +8,7 @@ from itertools import combinations
 
 import numpy as np
 
-from ..classes import CLASS_INDEX
+from ..classes import CLASS_INDEX, SUIT_SIGNS
 from ..types import Problem, SeatRead
 from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig
 from .corners import _corner_offset_of, _covered, _pair_unit
@@ -41,9 +41,6 @@ def table_problems(
     return (_count_problems(t, seats) + _orientation_problems(t, width, height, scale)
             + _deck_problems(t, left_out, changed, cfg) + _same_card_problems(t, cfg)
             + _unsure_problems(t, cfg))
-
-
-SUIT_SIGNS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 
 
 def added_suit_hint(names: list[str], deck: int) -> Problem | None:

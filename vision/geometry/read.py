@@ -62,9 +62,10 @@ def read_table(
     cards, frames, deck = best.cards, best.frames, best.deck
     fill_from_unsure(cards, frames, unsure or [], cfg)
     live = [c for c in cards if not c.gone]
-    hint = added_suit_hint([c.card for c in live], deck) if extra_suit is None else None
-    if extra_suit is None:
-        extra_suit = added_suit([c.card for c in live], deck)
+    hint = None
+    if extra_suit is None:  # untold: the suit the reads show twice, and what that may mean
+        names = [c.card for c in live]
+        extra_suit, hint = added_suit(names, deck), added_suit_hint(names, deck)
     slots = _false_read_slots(cards, frames, deck, cfg, extra_suit)
     changed, false = (fix_with_deck(live, deck, slots, cfg.false_read_below, extra_suit)
                       if cfg.fix_with_deck else ([], []))
