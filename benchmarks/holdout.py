@@ -360,7 +360,10 @@ def main(argv: list[str] | None = None) -> int:
     # Render first: the workers are spawned (`datasets.synth.batch.POOL`), but rendering after the
     # reader starts would share the two cores with its threads.
     first_use(fetch=True)  # a fresh checkout fetches the designs before any is named
-    only = designs_named(Split.HELD_OUT, args.designs, args.four_corners) if args.designs else ()
+    try:
+        only = designs_named(Split.HELD_OUT, args.designs, args.four_corners) if args.designs else ()
+    except ValueError as e:
+        ap.error(f"--designs: {e}")
     deal = Deal(args.seats, args.four_corners, only)
     folders = {s: render(s, args.tables, args.seed, args.size, args.workers, deal=deal) for s in splits}
     base = get_detector(args.model)
