@@ -6,16 +6,15 @@ styled deck, and the index box is known exactly because the index is drawn on it
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 import cv2
 import numpy as np
-from PIL import Image, ImageDraw, ImageFilter
+from PIL import Image, ImageDraw
 
 from .fonts import font, rank_fonts, suit_fonts
 from .holdout import HeldOutError, Split, fonts_for
-from .pips import PipShape, draw_pip, random_pip_shape
 
 FACE_H = 512
 SUIT_GLYPH = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
@@ -70,39 +69,11 @@ class FaceStyle:
     centre: str  # "pips" | "blob" | "plain"
     joker_colour: RGB
     dark: bool
-    # Training-split variety (`random_variety`); the defaults draw the faces the held-out split shows.
-    pip_shape: PipShape | None = None  # None: the suit font's glyphs
-    layout: str = "below"  # the pip "below" the rank, "above" it, or "beside" it (on its right)
-    bottom_upright: bool = False  # the bottom index printed upright (not turned), as a few decks do
-    weight: int = 0  # rank strokes thickened (> 0) or thinned (< 0) by this many pixels a side
 
 
 def random_style(rng: np.random.Generator, exotic: bool = True, split: Split = Split.TRAIN) -> FaceStyle:
     """Draw a deck style from ``split``'s fonts; ``exotic`` allows dark decks with gold ink and four-colour
-    decks. A training deck also gets `random_variety` (drawn from one more number of ``rng``); a
-    held-out deck is drawn exactly as before that variety existed, so its benchmark photos stay the
-    same."""
-    base = _base_style(rng, exotic, split)
-    if split is not Split.TRAIN:
-        return base
-    return random_variety(np.random.default_rng(int(rng.integers(2**32))), base)
-
-
-def random_variety(rng: np.random.Generator, st: FaceStyle) -> FaceStyle:
-    """Ways real decks differ that the fonts alone do not give: pips drawn in the deck's own shapes
-    (the system's fonts hold one family's suit glyphs), the pip above or beside the rank, a bottom
-    index printed upright, bold or thin rank strokes. Each is a minority, as in real decks."""
-    thick = rng.random()
-    return replace(
-        st,
-        pip_shape=random_pip_shape(rng) if rng.random() < 0.5 else None,
-        layout=str(rng.choice(["below", "above", "beside"], p=[0.76, 0.14, 0.1])),
-        bottom_upright=bool(rng.random() < 0.12),
-        weight=(1 + int(st.rank_h > 55) if thick < 0.25 else -1 if thick < 0.35 and st.rank_h > 45 else 0),
-    )
-
-
-def _base_style(rng: np.random.Generator, exotic: bool, split: Split) -> FaceStyle:
+    decks."""
     aspect = rng.uniform(0.63, 0.73)
     w = round(FACE_H * aspect)
     dark = exotic and rng.random() < 0.12  # black decks with gold ink are common in the real photos
@@ -228,41 +199,12 @@ def _index_layer(st: FaceStyle, card: str) -> Image.Image:
     rank_img = _text_layer(
         text, st.rank_font, st.rank_h, col, squeeze=0.72 if (text == "10" and st.bold_ten) else 1.0
     )
-    if st.weight:
-        rank_img = _stroke_weight(rank_img, st.weight, col)
-    pip = _pip_layer(st, suit, int(st.rank_h * st.pip_scale))
-    if st.layout == "beside":
-        pip = _pip_layer(st, suit, int(st.rank_h * min(st.pip_scale, 0.7)))
-        out = Image.new("RGBA", (rank_img.width + st.gap + pip.width, rank_img.height), (0, 0, 0, 0))
-        out.alpha_composite(rank_img, (0, 0))
-        out.alpha_composite(pip, (rank_img.width + st.gap, rank_img.height - pip.height))
-        return out
-    first, second = (pip, rank_img) if st.layout == "above" else (rank_img, pip)
+    pip = _text_layer(SUIT_GLYPH[suit], st.suit_font, int(st.rank_h * st.pip_scale), col)
     w = max(rank_img.width, pip.width)
     out = Image.new("RGBA", (w, rank_img.height + st.gap + pip.height), (0, 0, 0, 0))
-    out.alpha_composite(first, ((w - first.width) // 2, 0))
-    out.alpha_composite(second, ((w - second.width) // 2, first.height + st.gap))
+    out.alpha_composite(rank_img, ((w - rank_img.width) // 2, 0))
+    out.alpha_composite(pip, ((w - pip.width) // 2, rank_img.height + st.gap))
     return out
-
-
-def _pip_layer(st: FaceStyle, suit: str, height: int) -> Image.Image:
-    """A pip `height` px tall: the deck's own shape, else its suit font's glyph."""
-    if st.pip_shape is not None:
-        return draw_pip(suit, st.pip_shape, height, st.suit_colour[suit])
-    return _text_layer(SUIT_GLYPH[suit], st.suit_font, height, st.suit_colour[suit])
-
-
-def _stroke_weight(img: Image.Image, px: int, colour: RGB) -> Image.Image:
-    """The glyph's strokes thickened (px > 0) or thinned (px < 0) by `px` pixels a side."""
-    pad = max(0, px)
-    alpha = Image.new("L", (img.width + 2 * pad, img.height + 2 * pad), 0)
-    alpha.paste(img.getchannel("A"), (pad, pad))
-    size = 2 * abs(px) + 1
-    alpha = alpha.filter(ImageFilter.MaxFilter(size) if px > 0 else ImageFilter.MinFilter(size))
-    out = Image.new("RGBA", alpha.size, colour + (255,))
-    out.putalpha(alpha)
-    box = out.getbbox()
-    return out.crop(box) if box else img
 
 
 @lru_cache(maxsize=8)
@@ -292,13 +234,12 @@ def draw_face(st: FaceStyle, card: str, four_corners: bool = False
         d.rectangle(inner, outline=(st.frame or st.black) + (255,), width=max(1, w // 120))
     _draw_centre(img, st, card, inner)
     img.alpha_composite(idx, (x0, y0))
-    bottom = idx if st.bottom_upright else idx.rotate(180)
-    img.alpha_composite(bottom, (w - x0 - idx.width, h - y0 - idx.height))
+    img.alpha_composite(idx.rotate(180), (w - x0 - idx.width, h - y0 - idx.height))
     tr = (w - x0 - idx.width, y0, w - x0, y0 + idx.height)
     bl = (x0, h - y0 - idx.height, x0 + idx.width, h - y0)
     if four_corners:
         img.alpha_composite(idx, tr[:2])
-        img.alpha_composite(bottom, bl[:2])
+        img.alpha_composite(idx.rotate(180), bl[:2])
     img.putalpha(_card_mask(w, h, st.radius))
     # (np.asarray on a PIL image then fancy indexing is ~30x slower than this)
     arr = cv2.cvtColor(np.frombuffer(img.tobytes(), np.uint8).reshape(h, w, 4), cv2.COLOR_RGBA2BGRA)
@@ -334,13 +275,14 @@ def _draw_centre(img: Image.Image, st: FaceStyle, card: str, inner: tuple[int, i
             (d.ellipse if rng.random() < 0.5 else d.rectangle)(mb, fill=c + (255,))
         return
     suit = card[1]
+    col = st.suit_colour[suit]
     n = _NUM[card[0]]
     if n == 1 or st.centre == "plain":
-        pip = _pip_layer(st, suit, int(ch * (0.3 if n == 1 else 0.2)))
+        pip = _text_layer(SUIT_GLYPH[suit], st.suit_font, int(ch * (0.3 if n == 1 else 0.2)), col)
         img.alpha_composite(pip, (x1 + (cw - pip.width) // 2, y1 + (ch - pip.height) // 2))
         return
     ph = int(min(ch / 5.2, cw / 2.6))
-    pip = _pip_layer(st, suit, ph)
+    pip = _text_layer(SUIT_GLYPH[suit], st.suit_font, ph, col)
     flipped = pip.rotate(180)
     for fx, fy in _PIPS[n]:
         px = x1 + int(fx * (cw - pip.width))

@@ -8,7 +8,6 @@ import pytest
 
 from datasets.crops import BG
 from datasets.proposals import mine_scenes, runtime_proposals
-from datasets.synth import procedural as synth_procedural
 from datasets.synth.writer import write_scene
 from tests.datasets.conftest import procedural
 from vision.classifier import DEFAULT_NAMERS, crops_to_blob
@@ -19,12 +18,9 @@ from vision.imageio import open_photo
 @pytest.fixture(scope="module")
 def scene_dir(tmp_path_factory):
     """One procedural table at 2000 px: larger than the working size, so crops come from the decode
-    above it, as on a phone photo. Its deck has the plain look (no `random_variety`): these tests
-    measure the mining, not how the shipped namer reads a deck's new look."""
+    above it, as on a phone photo."""
     out = tmp_path_factory.mktemp("scenes")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(synth_procedural, "random_variety", lambda rng, style: style)
-        write_scene(out, "000000", procedural(31, 0, size=2000, kind="table"))
+    write_scene(out, "000000", procedural(31, 0, size=2000, kind="table"))
     return out
 
 
