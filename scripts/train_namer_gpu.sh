@@ -13,7 +13,9 @@
 # so a run cut short still leaves its latest weights; export it with
 # `python -m vision.train_classifier --init OUT/namer.pt --export-only --onnx X.fp32.onnx`.
 # The sizes suit 16 cores and one H200 (build ~20 s, crops ~65 s, mining 600 photos ~90 s); a smaller
-# machine scales them with the variables in capitals. One net at a time: training processes sharing
+# machine scales them with the variables in capitals; on the 2-core CPU (DEVICE=cpu THREADS=2 TILES=3000
+# CROPS=60000 PARTS=2 SCENES=400 MINED=700 GEN_LIMIT=900) the data take ~6 minutes and a warm start
+# (`--init models/index_classifier.pt --lr 6e-4`) sees ~0.5 M crops in 15 minutes. One net at a time: training processes sharing
 # one GPU take turns on it (four 0.3 M-parameter nets at batch 512 ran ~16 steps/s each).
 # Width 40 reads a 56 px crop in ~1.5x the time of the shipped namers on a 2-core CPU; width 32 in
 # about the same time.
@@ -28,6 +30,7 @@ parts=${PARTS:-6}
 scenes=${SCENES:-800}
 mined=${MINED:-600}
 device=${DEVICE:-cuda}
+threads=${THREADS:-4}
 gen_limit=${GEN_LIMIT:-200}
 d=cache/gpu
 t0=$(date +%s)
@@ -64,7 +67,7 @@ minutes=$("$py" -c "print(max(0.5, ($(left) - 50) / 60))")
 echo "== train ${minutes} min ($(left) s left)"
 
 "$py" -m vision.train_classifier --data "$d/c1" "${extras[@]}" "${xval[@]}" --device "$device" \
-    --minutes "$minutes" --eval-every 1 --threads 4 --wide-rotation 0.2 --out "$out/namer.pt" --no-export \
+    --minutes "$minutes" --eval-every 1 --threads "$threads" --wide-rotation 0.2 --out "$out/namer.pt" --no-export \
     "$@" >"$d/namer.log" 2>&1
 grep '"val"' "$d/namer.log" | tail -n 1 | cut -c1-400
 tar cf "$out/logs.tar" "$d"/*.log "$d"/c1/info.json 2>/dev/null
