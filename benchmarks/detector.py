@@ -30,6 +30,8 @@ from tqdm import tqdm
 
 from benchmarks.holdout import render
 from benchmarks.metrics import BoxMAP, CardScore, IndexScore, MissKinds
+from datasets.boxes import yolo_to_xyxy
+from datasets.crops import read_yolo
 from datasets.real import items as real_photo_items
 from datasets.synth.holdout import Split
 from vision.classes import CLASS_NAMES
@@ -83,15 +85,11 @@ def synth_items(n: int, seed: int) -> list[tuple[Path, list]]:
     among them; a mix of tables, seats and piles, 1280 px), rendered once and cached."""
     out = render(Split.HELD_OUT, n, seed, 1280, min(2, os.cpu_count() or 1), kind=None)
     items = []
-    for img in sorted((out / "images").glob("*.jpg"))[:n]:
+    for img, rows in read_yolo(out)[:n]:
         h, w = cv2.imread(str(img)).shape[:2]
-        truth = []
-        label = out / "labels" / (img.stem + ".txt")
-        for line in label.read_text().splitlines() if label.exists() else []:
-            c, cx, cy, bw, bh = line.split()
-            cx, cy, bw, bh = float(cx) * w, float(cy) * h, float(bw) * w, float(bh) * h
-            truth.append((CLASS_NAMES[int(c)], (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2)))
-        items.append((img, truth))
+        boxes = yolo_to_xyxy(rows, w, h)
+        items.append((img, [(CLASS_NAMES[int(c)], tuple(float(v) for v in b))
+                            for c, b in zip(rows[:, 0], boxes, strict=True)]))
     return items
 
 

@@ -22,6 +22,8 @@ import numpy as np
 from tqdm import tqdm
 
 from benchmarks.pipeline import BENCH, generate, speed_photo
+from datasets.boxes import yolo_to_xyxy
+from datasets.crops import read_label
 from datasets.fingerprint import benchmark_fingerprint
 from datasets.real import items as real_items
 from vision.imageio import open_photo
@@ -47,12 +49,8 @@ def margin(box: Box, regions: list[Region], w: int, h: int) -> float:
 
 
 def yolo_boxes(label: Path, w: int, h: int) -> list[Box]:
-    out = []
-    for line in label.read_text().splitlines() if label.exists() else []:
-        _, cx, cy, bw, bh = line.split()[:5]
-        cx, cy, bw, bh = float(cx) * w, float(cy) * h, float(bw) * w, float(bh) * h
-        out.append((cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2))
-    return out
+    """A generated photo's index boxes, in pixels of it at w x h, from its YOLO label file."""
+    return [tuple(float(v) for v in b) for b in yolo_to_xyxy(read_label(label), w, h)]
 
 
 def measure(label: str, photos: list[tuple[Path, list[Box] | None]], cfg: RegionConfig,

@@ -1,8 +1,8 @@
-"""Box overlap, in one place for the tools that match boxes to labels.
+"""Box overlap and YOLO label rows in pixels, in one place for the tools that match boxes to labels.
 
 `datasets.proposals` labels a detector's proposals by it and `benchmarks.metrics` counts a detection
 as found by it, so "IoU >= 0.5" means the same in both (benchmarks may import datasets, not the
-other way round).
+other way round); the benchmarks read generated sets' labels with `yolo_to_xyxy`.
 """
 
 from __future__ import annotations
@@ -22,3 +22,15 @@ def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
     area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
     return inter / (area_a[:, None] + area_b[None, :] - inter + 1e-9)
+
+
+def yolo_to_xyxy(rows: np.ndarray, w: float, h: float) -> np.ndarray:
+    """N x 4 boxes x1 y1 x2 y2 in pixels of a w x h image from N x 5 YOLO rows (class, then centre and
+    size as fractions of the image).
+
+    >>> yolo_to_xyxy(np.array([[3, 0.5, 0.25, 0.1, 0.5]]), 200, 100).tolist()
+    [[90.0, 0.0, 110.0, 50.0]]
+    """
+    rows = np.asarray(rows, np.float64).reshape(-1, 5)
+    cx, cy, bw, bh = rows[:, 1] * w, rows[:, 2] * h, rows[:, 3] * w, rows[:, 4] * h
+    return np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1)

@@ -48,13 +48,14 @@ MAX_SQUEEZE = 1.8  # the strongest stretch in the real set (16:9 -> 1:1)
 
 def read_yolo(root: Path) -> list[tuple[Path, np.ndarray]]:
     """(image, N x 5 array of cls cx cy w h normalised) for every image of a YOLO images/labels dir."""
-    out = []
-    for img in sorted((root / "images").glob("*.jpg")):
-        label = root / "labels" / (img.stem + ".txt")
-        rows = [ln.split() for ln in label.read_text().splitlines()] if label.exists() else []
-        arr = np.array([[float(v) for v in r] for r in rows if len(r) == 5], np.float64).reshape(-1, 5)
-        out.append((img, arr))
-    return out
+    return [(img, read_label(root / "labels" / (img.stem + ".txt")))
+            for img in sorted((root / "images").glob("*.jpg"))]
+
+
+def read_label(label: Path) -> np.ndarray:
+    """One YOLO label file's N x 5 rows (cls cx cy w h normalised); none where the file is missing."""
+    rows = [ln.split() for ln in label.read_text().splitlines()] if label.exists() else []
+    return np.array([[float(v) for v in r] for r in rows if len(r) == 5], np.float64).reshape(-1, 5)
 
 
 def refuse_test_half(items: list[tuple[Path, np.ndarray]]) -> None:
