@@ -45,7 +45,6 @@ from tqdm import tqdm
 
 from vision.classifier import CLASSIFIER_NAMES, CROP_SIZE
 from vision.index_nets import IndexNet, YoloIndexNet, export_onnx, load_checkpoint
-from vision.photo_blur import photo_blur
 
 
 def as_input(x: torch.Tensor) -> torch.Tensor:
@@ -57,7 +56,7 @@ def as_input(x: torch.Tensor) -> torch.Tensor:
 INDEX_ASPECT = 0.62  # a corner index (rank over pip) is about this wide for its height
 
 
-def augment(x: torch.Tensor, g: torch.Generator, wide: float = 0.0, blur: float = 0.0) -> torch.Tensor:
+def augment(x: torch.Tensor, g: torch.Generator, wide: float = 0.0) -> torch.Tensor:
     """Random geometry and photometry on a batch of N x 3 x S x S crops in 0..1.
 
     `wide`: the share of the batch turned by up to 45 degrees (else 15) before the quarter turn, so
@@ -88,8 +87,6 @@ def augment(x: torch.Tensor, g: torch.Generator, wide: float = 0.0, blur: float 
     grid = F.affine_grid(theta, list(x.shape), align_corners=False)
     fill = 114 / 255
     x = F.grid_sample(x - fill, grid, mode="bilinear", padding_mode="zeros", align_corners=False) + fill
-    if blur > 0:
-        x = photo_blur(x, g, blur)
 
     # low-resolution round trip for a third of the batch
     m = torch.rand(n, generator=g, device=dev) < 0.33
@@ -156,8 +153,6 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--wide-rotation", type=float, default=0.0,
                    help="share of each batch turned by up to 45 degrees (else 15) before the quarter turn")
-    p.add_argument("--photo-blur", type=float, default=0.0,
-                   help="share of each batch blurred as a photo's far seat is (vision.photo_blur)")
     p.add_argument("--eval-every", type=float, default=3.0, help="minutes between validation passes")
     p.add_argument("--backbone", type=Path, default=None,
                    help="start from this YOLOv8 checkpoint's first layers (YoloIndexNet); needs ultralytics")
@@ -244,7 +239,7 @@ def fit(model: nn.Module, crops: Crops, args: argparse.Namespace, size: int) -> 
         for group in opt.param_groups:
             group["lr"] = lr
         idx = torch.randint(0, len(crops.xt), (args.batch,), generator=g, device=args.device)
-        xb = augment(as_input(crops.xt[idx]), g, args.wide_rotation, args.photo_blur)
+        xb = augment(as_input(crops.xt[idx]), g, args.wide_rotation)
         with torch.autocast("cuda", dtype=torch.bfloat16, enabled=cuda):
             loss = F.cross_entropy(model(xb).float(), crops.yt[idx], label_smoothing=0.05)
         opt.zero_grad(set_to_none=True)
