@@ -15,8 +15,9 @@
 # The sizes suit 16 cores and one H200 (build ~20 s, crops ~65 s, mining 600 photos ~90 s); a smaller
 # machine scales them with the variables in capitals; on the 2-core CPU (DEVICE=cpu THREADS=2 TILES=3000
 # CROPS=60000 PARTS=2 SCENES=400 MINED=700 GEN_LIMIT=900) the data take ~6 minutes and a warm start
-# (`--init models/index_classifier.pt --lr 6e-4`) sees ~0.5 M crops in 15 minutes. One net at a time: training processes sharing
-# one GPU take turns on it (four 0.3 M-parameter nets at batch 512 ran ~16 steps/s each).
+# (`--init models/index_classifier.pt --lr 6e-4`) sees ~0.5 M crops in 15 minutes. One net at a time:
+# training processes sharing one GPU take turns on it (four 0.3 M-parameter nets at batch 512 ran ~16
+# steps/s each).
 # Width 40 reads a 56 px crop in ~1.5x the time of the shipped namers on a 2-core CPU; width 32 in
 # about the same time.
 set -uo pipefail
