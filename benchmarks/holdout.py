@@ -21,8 +21,9 @@ shipped reader (`vision.read`), and prints:
   seat of a blurred photo can be illegible to anyone);
 - labelled indices named right (the read kept on a labelled corner carries its card), found, and
   false boxes a photo (kept reads on no labelled corner: pips, figures, backs, chips);
-- what lies on the indices not named right (`benchmarks.metrics.MissKinds`), and with ``--why``, for
-  every wrong seat, what differs and what the reader has on each index of each card it lacks.
+- what lies on the indices not named right (`benchmarks.metrics.MissKinds`), the wrong seats by which
+  stage lost the cards they lack (`benchmarks.wrong_seats`), and with ``--why``, for every wrong seat,
+  what differs and what the reader has on each index of each card it lacks.
 
 The held-out figure is the one that predicts what a player with their own deck sees; the train
 split's figure beside it shows how much of the reader's accuracy is memory of the designs.
@@ -45,9 +46,10 @@ from pathlib import Path
 from tqdm import tqdm
 
 import vision
-from benchmarks.metrics import IndexScore, MissKinds, read_on
-from benchmarks.pipeline import ROWS, match_seats, seat_right, truth_of
+from benchmarks.metrics import IndexScore, MissKinds
+from benchmarks.pipeline import match_seats, seat_right, truth_of
 from benchmarks.reads_cache import ReadsCache
+from benchmarks.wrong_seats import WrongSeats, difference, why
 from datasets.faces import first_use, load, stored_names
 from datasets.fingerprint import benchmark_fingerprint
 from datasets.synth.batch import POOL
@@ -56,7 +58,7 @@ from datasets.synth.scene import generate
 from datasets.synth.writer import write_scene
 from vision.classes import CLASS_NAMES
 from vision.classifier import namer_paths
-from vision.detector import Detector, IndexReads, get_detector
+from vision.detector import Detector, get_detector
 from vision.geometry import GeometryConfig, read_table
 from vision.types import Box, Detection, SeatRead, TableRead
 
@@ -167,7 +169,7 @@ class SeatScore:
                                       else any(p.seat == read[j].seat for p in table.problems))
             self.wrong_flagged += flagged
             if not flagged:
-                what = "no seat read" if j is None else _difference(truth[t], read[j])
+                what = difference(truth[t], None if j is None else read[j])
                 self.silent.append(f"{meta['image']} true seat {t}: {what}")
         self.tables_exact += all_right
 
@@ -233,36 +235,6 @@ def all_shown(meta: dict) -> dict[int, bool]:
     return out
 
 
-def _difference(truth: dict[str, Counter], seat) -> str:
-    out = []
-    for r in ROWS:
-        got = Counter(c.card for c in getattr(seat, r))
-        if got != truth[r]:
-            missing, extra = sorted((truth[r] - got).elements()), sorted((got - truth[r]).elements())
-            out.append(f"{r} missing {missing} extra {extra}")
-    return "; ".join(out)
-
-
-def why(meta: dict, wrong: list[tuple[int, SeatRead | None]], reads: IndexReads) -> list[str]:
-    """For each wrong seat of one photo: what differs and, for each card it lacks, what the reader has
-    on each of that card's indices (`read_on`: a sure, unsure or faint read, or nothing)."""
-    truth = truth_of(meta)
-    groups = {name: [(d.card, d.box, d.confidence) for d in getattr(reads, name) if d.card in CLASS_NAMES]
-              for name in ("sure", "unsure", "faint")}
-    lines = []
-    for t, seat in wrong:
-        lines.append(f"{meta['image']} true seat {t}: "
-                     + ("no seat read" if seat is None else _difference(truth[t], seat)))
-        for r in ROWS:
-            got = Counter(c.card for c in getattr(seat, r)) if seat is not None else Counter()
-            for card in sorted((truth[t][r] - got).elements()):
-                shown = [tuple(i["box"]) for c in meta["cards"] if c["card"] == card and c["seat"] == t
-                         for i in c.get("indices", []) if i["visible"]]
-                on = " | ".join(read_on(b, groups) for b in shown) or "no index shown"
-                lines.append(f"    lacks {card} ({r}): {on}")
-    return lines
-
-
 def added_suit_of(meta: dict) -> str | None:
     """The suit a scene deals twice (the five-player game's added suit), or None. The benchmark tells
     the reader as the app does: a five-player table's rules name the suit (`vision.read(extra_suit=)`,
@@ -290,7 +262,7 @@ def measure(folder: Path, det: Detector, n: int, label: str,
     """Read the first `n` photos of `folder` file to `TableRead` and print the figures. With `reuse`,
     the reader's reads are kept beside the photos (`benchmarks.reads_cache`) and reused while the
     models, settings and reading code are the same: only the geometry runs again."""
-    seats, indices, misses = SeatScore(), IndexScore(), MissKinds()
+    seats, indices, misses, causes = SeatScore(), IndexScore(), MissKinds(), WrongSeats()
     designs: Counter = Counter()
     cache = ReadsCache.for_detector(folder, det) if reuse else ReadsCache(None)
     for meta, image in rendered(folder, n, label):
@@ -304,6 +276,7 @@ def measure(folder: Path, det: Detector, n: int, label: str,
         seats.seconds.append(time.perf_counter() - t)
         before = len(seats.wrong)
         seats.add(meta, table)
+        causes.add(meta, seats.wrong[before:], reads)
         if explain:
             for line in why(meta, seats.wrong[before:], reads):
                 tqdm.write(f"{label}: {line}")
@@ -320,6 +293,7 @@ def measure(folder: Path, det: Detector, n: int, label: str,
     print(f"{label}: {seats.blur_line()}")
     print(f"{label}: {indices.line()}")
     print(f"{label}: {misses.line()}")
+    print(f"{label}: {causes.line()}")
     for line in seats.silent:
         print(f"{label}: wrong and not flagged: {line}")
     print(f"{label}: decks {', '.join(f'{k} {v}' for k, v in sorted(designs.items()))}")

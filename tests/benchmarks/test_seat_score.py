@@ -70,7 +70,7 @@ def test_seats_with_a_hidden_card_are_counted_apart():
 
 
 def test_why_says_what_lies_on_each_card_a_wrong_seat_lacks():
-    from benchmarks.holdout import why
+    from benchmarks.wrong_seats import why
     from vision.detector import IndexReads
     from vision.types import Detection
 
@@ -85,10 +85,11 @@ def test_why_says_what_lies_on_each_card_a_wrong_seat_lacks():
                        faint=[Detection("Kh", box["Kd"], 0.1)])
     lines = why(meta, score.wrong, reads)
     assert lines[:2] == ["t.jpg true seat 0: middle missing ['6h'] extra ['6d']",
-                         "    lacks 6h (middle): sure 6d 0.90"]
+                         "    lacks 6h (middle): sure 6d 0.90 [misread]"]
     assert lines[2] == "t.jpg true seat 1: no seat read"
-    assert lines[3:6] == ["    lacks Ad (head): unsure Ad 0.41", "    lacks Kd (head): faint Kh 0.10",
-                          "    lacks Qd (head): nothing"]
+    assert lines[3:6] == ["    lacks Ad (head): unsure Ad 0.41 [unsure]",
+                          "    lacks Kd (head): faint Kh 0.10 [unsure]",
+                          "    lacks Qd (head): nothing [unread]"]
     assert len(lines) == 3 + 13
 
 

@@ -1,0 +1,82 @@
+"""benchmarks.wrong_seats: which stage lost each card a wrong seat lacks."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks.pipeline import truth_of
+from benchmarks.wrong_seats import WrongSeats, card_kind, lacking, what_lies_on
+from vision.detector import IndexReads
+from vision.types import Detection, ReadCard, SeatRead
+
+ROWS = {"head": "As Ks Qs", "middle": "2h 3h 4h 5h 6h", "tail": "7c 8c 9c Tc Jc"}
+
+
+def _box(k: int) -> list[float]:
+    """The index box of the k-th card: 20 x 30 px, 100 px apart, none overlapping another."""
+    return [100.0 * k, 0.0, 100.0 * k + 20, 30.0]
+
+
+def _meta(hidden: str = "") -> dict:
+    """One seat of the cards in ROWS, each showing one index (`_box`), except `hidden` (none shown)."""
+    names = [(r, c) for r, text in ROWS.items() for c in text.split()]
+    cards = [{"card": c, "seat": 0, "row": r, "indices": [{"box": _box(k), "visible": c != hidden}]}
+             for k, (r, c) in enumerate(names)]
+    return {"image": "t.jpg", "cards": cards}
+
+
+def _k(card: str) -> int:
+    return " ".join(ROWS.values()).split().index(card)
+
+
+def _seat(rows: dict[str, str]) -> SeatRead:
+    head, middle, tail = ([ReadCard(c, (0.0, 0.0), 0.9) for c in rows[r].split()] for r in ROWS)
+    return SeatRead(0, 0.0, head, middle, tail)
+
+
+@pytest.mark.parametrize("on, card, kind", [
+    ([], "7c", "hidden"),
+    (["nothing"], "7c", "unread"),
+    (["nothing", "nothing"], "7c", "unread"),
+    (["faint 7c 0.20"], "7c", "unsure"),
+    (["unsure 7d 0.41", "nothing"], "7c", "unsure"),
+    (["sure 7s 0.95"], "7c", "misread"),
+    (["sure 7s 0.95", "unsure 7c 0.50"], "7c", "misread"),
+    (["sure 7s 0.95", "sure 7c 0.91"], "7c", "placed"),
+    (["sure 7c 0.91"], "7c", "placed"),
+])
+def test_card_kind(on, card, kind):
+    assert card_kind(on, card) == kind
+
+
+def test_lacking_names_each_row_card_the_read_seat_does_not_hold():
+    truth = truth_of(_meta())[0]
+    read = _seat({**ROWS, "head": "As Ks 9c", "tail": "7c 8c Qs Tc Jc"})  # 9c and Qs swapped rows
+    assert lacking(truth, read) == [("head", "Qs"), ("tail", "9c")]
+    assert len(lacking(truth, None)) == 13
+
+
+def test_what_lies_on_each_shown_index_of_a_card():
+    reads = IndexReads([Detection("6d", tuple(_box(_k("6h"))), 0.9)],
+                       [Detection("Tc", tuple(_box(_k("Tc"))), 0.4)])
+    meta = _meta(hidden="Jc")
+    assert what_lies_on(meta, 0, "6h", reads) == ["sure 6d 0.90"]
+    assert what_lies_on(meta, 0, "Tc", reads) == ["unsure Tc 0.40"]
+    assert what_lies_on(meta, 0, "9c", reads) == ["nothing"]
+    assert what_lies_on(meta, 0, "Jc", reads) == []
+
+
+def test_wrong_seats_count_each_kind_once_a_seat_and_placement_alone():
+    meta = _meta(hidden="Jc")
+    sure = [Detection(c, tuple(_box(_k(c))), 0.95) for text in ROWS.values() for c in text.split()
+            if c not in ("6h", "Jc")]
+    reads = IndexReads(sure + [Detection("6d", tuple(_box(_k("6h"))), 0.9)], [])
+    misread = _seat({**ROWS, "middle": "2h 3h 4h 5h 6d", "tail": "7c 8c 9c Tc"})
+    swapped = _seat({**ROWS, "head": "As Ks 9c", "tail": "7c 8c Qs Tc Jc"})
+    extra = _seat({**ROWS, "tail": "7c 8c 9c Tc Jc 2d"})
+    w = WrongSeats()
+    w.add(meta, [(0, misread), (0, swapped), (0, extra)], reads)
+    assert (w.seats, w.placement_alone, w.extra_alone) == (3, 1, 1)
+    assert dict(w.by_kind) == {"misread": 1, "hidden": 1, "placed": 1}
+    assert "misread 1, placed 1; placement alone 1, extra reads alone 1" in w.line()
+
