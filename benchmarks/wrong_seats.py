@@ -10,7 +10,9 @@ is then, in the order the reader's stages run:
 - ``unsure``: only reads under the namer's bar (unsure or faint) lie there;
 - ``misread``: a sure read of another card lies there, and none of this card;
 - ``placed``: a sure read of this very card lies there: the namer had it, the geometry put it in
-  another row or seat.
+  another row or seat;
+- ``renamed``: the same, but the seat holds it renamed by the one-deck fix (`ReadCard.changed_from`):
+  another card was misread as this one, and the fix renamed the wrong one of the two.
 
 `WrongSeats` counts the seats with each kind, and the seats wrong for placement alone (every card they
 lack was read surely and right) or for extra reads alone (they lack nothing): which stage to improve.
@@ -20,6 +22,8 @@ lack was read surely and right) or for extra reads alone (they lack nothing): wh
 'hidden'
 >>> card_kind(["unsure 7c 0.41", "sure 7c 0.93"], "7c"), card_kind(["faint Qs 0.12"], "Qh")
 ('placed', 'unsure')
+>>> card_kind(["sure 7c 0.93"], "7c", renamed=True)
+'renamed'
 """
 
 from __future__ import annotations
@@ -34,17 +38,18 @@ from vision.detector import IndexReads
 from vision.types import SeatRead
 
 #: The kinds of a lacking card, in the order the reader's stages run (see the module's docstring).
-KINDS = ("hidden", "unread", "unsure", "misread", "placed")
+KINDS = ("hidden", "unread", "unsure", "misread", "placed", "renamed")
 
 
-def card_kind(on: list[str], card: str = "") -> str:
+def card_kind(on: list[str], card: str = "", renamed: bool = False) -> str:
     """The kind of a lacking `card` from what lies on each index it shows (`read_on`'s strings,
-    "group card confidence" or "nothing"); no index shown is ``hidden``."""
+    "group card confidence" or "nothing") and whether its seat holds it `renamed` by the deck fix;
+    no index shown is ``hidden``."""
     if not on:
         return "hidden"
     reads = [s.split() for s in on if s != "nothing"]
     if any(r[0] == "sure" and r[1] == card for r in reads):
-        return "placed"
+        return "renamed" if renamed else "placed"
     if any(r[0] == "sure" for r in reads):
         return "misread"
     return "unsure" if reads else "unread"
@@ -69,6 +74,13 @@ def what_lies_on(meta: dict, seat: int, card: str, reads: IndexReads) -> list[st
     return [read_on(b, groups) for b in shown]
 
 
+def _kind(meta: dict, t: int, card: str, seat: SeatRead | None, reads: IndexReads) -> str:
+    """`card_kind` of a card true seat `t` lacks, its read `seat` (None: no seat read) asked whether it
+    holds the card renamed."""
+    renamed = seat is not None and any(c.changed_from == card for c in seat.cards)
+    return card_kind(what_lies_on(meta, t, card, reads), card, renamed)
+
+
 @dataclass
 class WrongSeats:
     """Wrong seats counted by the kinds of the cards they lack (a seat counts once under each kind it
@@ -85,8 +97,7 @@ class WrongSeats:
         truth = truth_of(meta)
         for t, seat in wrong:
             self.seats += 1
-            kinds = {card_kind(what_lies_on(meta, t, card, reads), card)
-                     for _, card in lacking(truth[t], seat)}
+            kinds = {_kind(meta, t, card, seat, reads) for _, card in lacking(truth[t], seat)}
             self.by_kind.update(kinds)
             self.placement_alone += kinds == {"placed"}
             self.extra_alone += not kinds
@@ -121,5 +132,5 @@ def why(meta: dict, wrong: list[tuple[int, SeatRead | None]], reads: IndexReads)
         for r, card in lacking(truth[t], seat):
             on = what_lies_on(meta, t, card, reads)
             lines.append(f"    lacks {card} ({r}): {' | '.join(on) or 'no index shown'} "
-                         f"[{card_kind(on, card)}]")
+                         f"[{_kind(meta, t, card, seat, reads)}]")
     return lines

@@ -49,6 +49,21 @@ def test_card_kind(on, card, kind):
     assert card_kind(on, card) == kind
 
 
+def test_a_card_read_right_but_renamed_by_the_deck_fix_is_renamed_not_placed():
+    assert card_kind(["sure BJ 0.65"], "BJ", renamed=True) == "renamed"
+    assert card_kind(["sure SJ 0.81"], "BJ", renamed=True) == "misread"
+
+
+def test_wrong_seats_tell_a_deck_fix_rename_from_a_placement():
+    meta = _meta()
+    reads = IndexReads([Detection(c, tuple(_box(_k(c))), 0.95) for c in " ".join(ROWS.values()).split()], [])
+    seat = _seat(ROWS)
+    seat.head[2] = ReadCard("Qd", (0.0, 0.0), 0.6, changed_from="Qs")
+    w = WrongSeats()
+    w.add(meta, [(0, seat)], reads)
+    assert (dict(w.by_kind), w.placement_alone) == ({"renamed": 1}, 0)
+
+
 def test_lacking_names_each_row_card_the_read_seat_does_not_hold():
     truth = truth_of(_meta())[0]
     read = _seat({**ROWS, "head": "As Ks 9c", "tail": "7c 8c Qs Tc Jc"})  # 9c and Qs swapped rows
@@ -78,5 +93,5 @@ def test_wrong_seats_count_each_kind_once_a_seat_and_placement_alone():
     w.add(meta, [(0, misread), (0, swapped), (0, extra)], reads)
     assert (w.seats, w.placement_alone, w.extra_alone) == (3, 1, 1)
     assert dict(w.by_kind) == {"misread": 1, "hidden": 1, "placed": 1}
-    assert "misread 1, placed 1; placement alone 1, extra reads alone 1" in w.line()
+    assert "misread 1, placed 1, renamed 0; placement alone 1, extra reads alone 1" in w.line()
 
