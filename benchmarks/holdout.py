@@ -11,8 +11,10 @@ decks that print all four corners; ``--designs``: dealt from those held-out desi
 for the four that no shipped model has seen in any form), reads each from its JPEG file with the
 shipped reader (`vision.read`), and prints:
 
-- seats exact (head, middle and tail hold exactly the true cards) and tables exact (a five-seat
-  table's reads told its added suit, as the app's five-player setting tells them: `added_suit_of`);
+- seats exact (head, middle and tail hold exactly the true cards) and tables exact (the reads told
+  what the table's rules tell the app: a five-seat table's added suit, as the app's five-player
+  setting tells it, `added_suit_of`; no jokers where none is dealt, as every preset plays,
+  `jokers_of`);
 - wrong seats flagged: a wrong seat must carry a problem naming it, or the table one naming no seat
   (a true seat not read at all: any problem on the table);
 - the same exact-seat share among the seats whose every card shows an index (the rest have a card
@@ -56,10 +58,9 @@ from datasets.synth.batch import POOL
 from datasets.synth.holdout import Split, designs_for
 from datasets.synth.scene import generate
 from datasets.synth.writer import write_scene
-from vision.classes import CLASS_NAMES
+from vision.classes import CLASS_NAMES, JOKERS
 from vision.classifier import namer_paths
 from vision.detector import Detector, get_detector
-from vision.geometry import GeometryConfig, read_table
 from vision.types import Box, Detection, SeatRead, TableRead
 
 REPO = Path(__file__).resolve().parent.parent
@@ -244,6 +245,13 @@ def added_suit_of(meta: dict) -> str | None:
     return twice.pop() if len(twice) == 1 else None
 
 
+def jokers_of(meta: dict) -> int | None:
+    """What the benchmark tells the reader of a scene's jokers, as the table's rules tell the app
+    (`vision.read(jokers=)`; every preset plays without): 0 where none is dealt, else None (the reader
+    free to read them)."""
+    return None if any(c["card"] in JOKERS for c in meta["cards"] if c["seat"] is not None) else 0
+
+
 def _card_boxes(reads: list[Detection]) -> list[tuple[str, Box]]:
     """(card, box) of the reads that name a card, as the index metrics take them."""
     return [(d.card, d.box) for d in reads if d.card in CLASS_NAMES]
@@ -271,8 +279,8 @@ def measure(folder: Path, det: Detector, n: int, label: str,
         reads = cache.get(meta["image"], lambda image=image: det.read_indices(
             vision.open_photo(image, long_side=det.scale.long_side, detail=True)))
         dets = reads.sure
-        table = read_table(dets, width=meta["width"], height=meta["height"], cfg=GeometryConfig(),
-                           unsure=reads.unsure, faint=reads.faint, extra_suit=added_suit_of(meta))
+        table = vision.table_of(reads, det, meta["width"], meta["height"], jokers=jokers_of(meta),
+                                extra_suit=added_suit_of(meta))
         seats.seconds.append(time.perf_counter() - t)
         before = len(seats.wrong)
         seats.add(meta, table)

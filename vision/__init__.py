@@ -12,10 +12,10 @@ import dataclasses
 from pathlib import Path
 
 from .classes import CLASS_NAMES, SUITS
-from .detector import Detector, ModelMismatchError, ModelMissingError, ScaleConfig, get_detector
+from .detector import Detector, IndexReads, ModelMismatchError, ModelMissingError, ScaleConfig, get_detector
 from .geometry import GeometryConfig, read_table
 from .imageio import ImageReadError, ImageSource, open_photo, read_image
-from .jokers import without_jokers
+from .jokers import at_table_without_jokers
 from .regions import RegionConfig
 from .types import Detection, Problem, ReadCard, SeatRead, TableRead
 
@@ -35,6 +35,7 @@ __all__ = [
     "TableRead",
     "detect",
     "get_detector",
+    "table_of",
     "open_photo",
     "read",
     "read_image",
@@ -69,21 +70,41 @@ def read(
 ) -> TableRead:
     """Seats with head/middle/tail cards, plus what the reader is unsure of (`TableRead.problems`).
 
-    `jokers`: how many the table plays with; with 0 no misread card is renamed to a joker
-    (`vision.jokers`); None leaves the reader free to. `extra_suit`: the five-player game's added suit
-    (s, h, d or c), which makes the deck its 65 cards: a seat's photo alone then keeps two copies of
-    that suit's cards (without it the added suit is the one the table shows twice). A photo without
-    colour is a `grey_photo` problem: the suits' colours are what tells ♥ from ♠."""
+    `jokers`: how many the table plays with; with 0 no read is a joker and no misread card is
+    renamed to one (`vision.jokers`); None leaves the reader free to. `extra_suit`: the five-player
+    game's added suit (s, h, d or c), which makes the deck its 65 cards: a seat's photo alone then
+    keeps two copies of that suit's cards (without it the added suit is the one the table shows
+    twice). A photo without colour is a `grey_photo` problem: the suits' colours are what tells ♥
+    from ♠."""
     if extra_suit is not None and (len(extra_suit) != 1 or extra_suit not in SUITS):
         raise ValueError(f"extra_suit must be one of {', '.join(SUITS)}, not {extra_suit!r}")
     det = _detector(model)
     photo = open_photo(image, long_side=det.scale.long_side, detail=True)
-    reads = det.read_indices(photo)
-    sure, unsure, faint = reads.sure, reads.unsure, reads.faint
-    if jokers == 0:
-        sure, unsure, faint = without_jokers(sure), without_jokers(unsure), without_jokers(faint)
-    table = read_table(sure, seats=seats, deck=deck, width=photo.width, height=photo.height,
-                       cfg=geometry or GeometryConfig(), unsure=unsure, faint=faint, extra_suit=extra_suit)
+    table = table_of(det.read_indices(photo), det, photo.width, photo.height, seats=seats, deck=deck,
+                     jokers=jokers, extra_suit=extra_suit, geometry=geometry)
     if photo.grey:
         table.problems.insert(0, dataclasses.replace(GREY_PHOTO))
     return table
+
+
+def table_of(
+    reads: IndexReads,
+    det: Detector,
+    width: int,
+    height: int,
+    *,
+    seats: int | None = None,
+    deck: int | None = None,
+    jokers: int | None = None,
+    extra_suit: str | None = None,
+    geometry: GeometryConfig | None = None,
+) -> TableRead:
+    """`read`'s table from one photo's index reads (`Detector.read_indices`, by `det`) of a photo
+    `width` x `height`: the benchmarks read kept reads through it, as the app reads a photo. At a
+    table without jokers (`jokers` 0) no read is a joker (`at_table_without_jokers`, by `det`'s
+    thresholds)."""
+    if jokers == 0:
+        reads = at_table_without_jokers(reads, det.conf, det.unsure_conf)
+    return read_table(reads.sure, seats=seats, deck=deck, width=width, height=height,
+                      cfg=geometry or GeometryConfig(), unsure=reads.unsure, faint=reads.faint,
+                      extra_suit=extra_suit)
