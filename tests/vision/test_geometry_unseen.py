@@ -244,3 +244,22 @@ def test_clubs_misread_as_spades_on_four_seats_are_flagged_not_taken_for_the_65(
     truth = truth_as_read(scene)
     wrong = {seat for (seat, row), cards in got(tr).items() if truth.get((seat, row)) != cards}
     assert wrong <= {p.seat for p in tr.problems}
+
+
+def test_a_read_in_no_seat_repeating_a_seated_card_is_no_card_and_leaves_the_unseen_one_free():
+    """A card of a full table hidden, and in a corner of the photo, far from every seat, a blob the
+    namer reads surely as a card a seat holds (nothing else close behind): it is left out as a false
+    read, so neither it nor the seat's own read of that card is renamed to the one card no seat
+    shows, and that card is inferred where it lies hidden."""
+    scene = build_table(4, seed=10)
+    gone, dets = _hidden(scene, {(2, "middle", 1)})
+    held = next(c["card"] for c in scene["cards"] if c["seat"] == 0 and c["row"] == "head")
+    w, h = (dets[0].box[2] - dets[0].box[0]), (dets[0].box[3] - dets[0].box[1])
+    scores = np.full(54, 0.001, np.float32)
+    scores[CLASS_INDEX[held]] = 1.0 - 0.001 * 53
+    tr = read_table([*dets, Detection(held, (5.0, 5.0, 5.0 + w, 5.0 + h), 0.95, scores)])
+    assert got(tr) == truth_as_read(scene)
+    assert [c.card for c in tr.orphans] == [held]
+    said = [(p.kind, p.card) for p in tr.problems if p.kind not in ("inferred",)]
+    assert said == [("false_read", held)]
+    assert [(p.kind, p.card) for p in tr.problems if p.kind == "inferred"] == [("inferred", gone[0]["card"])]

@@ -66,15 +66,17 @@ def read_table(
     if extra_suit is None:  # untold: the suit the reads show twice, and what that may mean
         names = [c.card for c in live]
         extra_suit, hint = added_suit(names, deck), added_suit_hint(names, deck)
-    slots = _false_read_slots(cards, frames, deck, cfg, extra_suit)
+    strays = [i for i in best.strays if not cards[i].gone]
+    slots = _false_read_slots(cards, frames, strays, deck, cfg, extra_suit)
     changed, false = (fix_with_deck(live, deck, slots, cfg.false_read_below, extra_suit)
                       if cfg.fix_with_deck else ([], []))
-    orphans = _attach_strays(cards, frames, best.strays, scale, cfg)
+    false_strays = [i for i in strays if any(cards[i] is c for c in false)]
+    orphans = _attach_strays(cards, frames, [i for i in strays if i not in false_strays], scale, cfg)
     centre = best.table_centre if best.table_centre is not None else np.zeros(2)
     order = _seat_order([f[2] for f in frames], centre)
     seat_reads, seat_of, read_of = _seat_reads(cards, frames, order)
     left_out = _leave_out_false_reads(seat_reads, false, seat_of, read_of)
-    gone = {id(c) for c, _ in left_out}
+    gone = {id(c) for c, _ in left_out} | {id(cards[i]) for i in false_strays}
     live = [c for c in live if id(c) not in gone]
     problems: list[Problem] = [hint] if hint else []
     place_unseen(seat_reads, frames, order, live, [*(unsure or []), *(faint or [])], deck, cfg, problems,
@@ -84,40 +86,58 @@ def read_table(
     orphan_reads = [cards[i].read() for i in orphans]
     for rc in orphan_reads:
         problems.append(Problem("orphan", f"{rc.card} lies outside every seat", card=rc.card))
-    orphan_reads += [c.read() for c, _ in left_out]  # as read, still shown (the app can put it back)
+    for i in false_strays:
+        problems.append(Problem("false_read", f"a card outside the seats: read {cards[i].card}, but that "
+                                "card is already on the table: left out as a false read", card=cards[i].card))
+    # as read, still shown (the app can put it back)
+    orphan_reads += [c.read() for c, _ in left_out] + [cards[i].read() for i in false_strays]
     return TableRead(seat_reads, problems, orphan_reads, width, height,
                      extra_suit if deck == FIVE_PLAYER_DECK else None)
 
 
 def _false_read_slots(
-    cards: list[_Card], frames: list[tuple[SeatFrame, list[int], np.ndarray]], deck: int, cfg: GeometryConfig,
-    extra_suit: str | None = None,
+    cards: list[_Card], frames: list[tuple[SeatFrame, list[int], np.ndarray]], strays: list[int], deck: int,
+    cfg: GeometryConfig, extra_suit: str | None = None,
 ) -> list[FalseReadSlots]:
-    """The seats that may give up cards as false reads (`fix_with_deck`): a seat of more than 13 must
+    """The cards that may be taken as false reads (`fix_with_deck`): a seat of more than 13 must
     give up its extra ones, those of its over-full rows (`_overfull_rows`) preferred; with one deck, a
     seat of a few loose cards (fewer than `frame_min_cards`) may give up any of them. Loose cards are
     no hand, so no card is missing from them: a second read of a card there is that card seen twice
     (two corners too far apart to pair, two boxes on one index), not a misread of a card that is not
     seen. A seat of a hand (10 or more) may also give up the reads of a card beyond what the deck
     holds of it (one deck, or a 65-card deck whose added suit the reads show: `extra_suit`), at the
-    cost `repeat_read_below`: such a repeat is renamed only to a card the namer gives some chance."""
+    cost `repeat_read_below`: such a repeat is renamed only to a card the namer gives some chance. So
+    may a read in no seat (`strays`) of a card the table reads more often than the deck holds it: a
+    pattern the namers take for one card (a cloth's dots read as a joker) is no card at all, not a
+    rename of every dot to a card no seat shows. Two seats' reads of one card stay to be renamed: one
+    is mostly a misread of a card no seat shows, and leaving out the wrong one loses a card read
+    right."""
     one_deck = one_copy_each(deck)
     cap = deck_capacity(deck, extra_suit)
-    slots = []
+    counted = one_deck or extra_suit is not None  # a deck whose every card's count the reads know
+    slots, seated = [], []
     for fr, g, _ in frames:
         live = [cards[i] for i in g if not cards[i].gone]
+        seated += live
         ids = {id(c) for c in live}
         if len(ids) > SEAT_SIZE:
             slots.append(FalseReadSlots(ids, len(ids) - SEAT_SIZE, True, _overfull_rows(fr, cfg) & ids))
         if one_deck and len(ids) < cfg.frame_min_cards:
             slots.append(FalseReadSlots(ids, len(ids)))
-        elif one_deck or extra_suit is not None:
-            times = Counter(c.card for c in live)
-            repeats = {id(c) for c in live if times[c.card] > cap[c.card]}
-            if repeats:
-                slots.append(FalseReadSlots(repeats, sum(max(0, n - cap[k]) for k, n in times.items()),
-                                            below=cfg.repeat_read_below))
-    return slots
+        elif counted:
+            slots += _repeat_slots(live, Counter(c.card for c in live), cap, cfg)
+    stray = [cards[i] for i in strays]
+    table = Counter(c.card for c in seated + stray)
+    return slots + (_repeat_slots(stray, table, cap, cfg) if counted else [])
+
+
+def _repeat_slots(cards: list[_Card], times: Counter, cap: dict[str, int], cfg: GeometryConfig
+                  ) -> list[FalseReadSlots]:
+    """One slot for `cards`' reads of a card read more often (`times`) than the deck holds, as many of
+    them as the deck has too many."""
+    repeats = [c for c in cards if times[c.card] > cap[c.card]]
+    count = min(len(repeats), sum(max(0, times[k] - cap[k]) for k in {c.card for c in repeats}))
+    return [FalseReadSlots({id(c) for c in repeats}, count, below=cfg.repeat_read_below)] if repeats else []
 
 
 def _overfull_rows(fr: SeatFrame, cfg: GeometryConfig) -> set[int]:
