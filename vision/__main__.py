@@ -48,8 +48,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="the five-player game's added suit (the 65-card deck; default: the suit the "
                    "table shows twice)")
     r.add_argument("--jokers", type=int, choices=(0, 1, 2), default=0,
-                   help="jokers the table plays with (default 0, as every preset); none is ever suggested "
-                        "for a misread card at a table without")
+                   help="jokers the table plays with (default 0, as every preset); at a table without, "
+                        "no read is a joker and none is suggested for a misread card")
     r.add_argument("--rules", default="taiwan", help="rule preset written into the table")
     r.add_argument("--draw", metavar="OUT", help="also write the photo with labelled boxes here (.jpg, .png)")
     for q in (d, r):
