@@ -49,7 +49,7 @@ from tqdm import tqdm
 
 import vision
 from benchmarks.metrics import IndexScore, MissKinds
-from benchmarks.pipeline import match_seats, seat_right, truth_of
+from benchmarks.pipeline import added_suit_of, jokers_of, match_seats, seat_right, truth_of
 from benchmarks.reads_cache import ReadsCache
 from benchmarks.wrong_seats import WrongSeats, difference, why
 from datasets.faces import first_use, load, stored_names
@@ -58,7 +58,7 @@ from datasets.synth.batch import POOL
 from datasets.synth.holdout import Split, designs_for
 from datasets.synth.scene import generate
 from datasets.synth.writer import write_scene
-from vision.classes import CLASS_NAMES, JOKERS
+from vision.classes import CLASS_NAMES
 from vision.classifier import namer_paths
 from vision.detector import Detector, get_detector
 from vision.types import Box, Detection, SeatRead, TableRead
@@ -234,22 +234,6 @@ def all_shown(meta: dict) -> dict[int, bool]:
             seen = "indices" not in c or any(i["visible"] for i in c["indices"])
             out[c["seat"]] = out.get(c["seat"], True) and seen
     return out
-
-
-def added_suit_of(meta: dict) -> str | None:
-    """The suit a scene deals twice (the five-player game's added suit), or None. The benchmark tells
-    the reader as the app does: a five-player table's rules name the suit (`vision.read(extra_suit=)`,
-    the app's five-player setting), so the reader never has to guess it from the reads."""
-    names = Counter(c["card"] for c in meta["cards"] if c["seat"] is not None)
-    twice = {n[-1] for n, k in names.items() if k == 2}
-    return twice.pop() if len(twice) == 1 else None
-
-
-def jokers_of(meta: dict) -> int | None:
-    """What the benchmark tells the reader of a scene's jokers, as the table's rules tell the app
-    (`vision.read(jokers=)`; every preset plays without): 0 where none is dealt, else None (the reader
-    free to read them)."""
-    return None if any(c["card"] in JOKERS for c in meta["cards"] if c["seat"] is not None) else 0
 
 
 def _card_boxes(reads: list[Detection]) -> list[tuple[str, Box]]:

@@ -42,6 +42,7 @@ from datasets.fingerprint import benchmark_fingerprint
 from datasets.real import items as real_items
 from datasets.synth.batch import run as render_scenes
 from vision.assign import assign
+from vision.classes import JOKERS
 from vision.detector import DEFAULT_MODEL, Detector, ScaleConfig
 from vision.regions import RegionConfig
 
@@ -80,6 +81,22 @@ def truth_of(meta: dict) -> dict[int, dict[str, Counter]]:
     return seats
 
 
+def added_suit_of(meta: dict) -> str | None:
+    """The suit a scene deals twice (the five-player game's added suit), or None. The benchmark tells
+    the reader as the app does: a five-player table's rules name the suit (`vision.read(extra_suit=)`,
+    the app's five-player setting), so the reader never has to guess it from the reads."""
+    names = Counter(c["card"] for c in meta["cards"] if c["seat"] is not None)
+    twice = {n[-1] for n, k in names.items() if k == 2}
+    return twice.pop() if len(twice) == 1 else None
+
+
+def jokers_of(meta: dict) -> int | None:
+    """What the benchmark tells the reader of a scene's jokers, as the table's rules tell the app
+    (`vision.read(jokers=)`; every preset plays without): 0 where none is dealt, else None (the reader
+    free to read them)."""
+    return None if any(c["card"] in JOKERS for c in meta["cards"] if c["seat"] is not None) else 0
+
+
 def match_seats(truth: dict[int, dict[str, Counter]], seats: list) -> list[int | None]:
     """For each true seat (in sorted order) the read seat sharing most cards with it, one each
     (an assignment), or None where there are fewer read seats than true ones."""
@@ -113,7 +130,8 @@ def end_to_end(det: Detector, n: int, seed: int, label: str) -> dict:
     for meta_path in sorted((folder / "meta").glob("*.json"))[:n]:
         meta = json.loads(meta_path.read_text())
         t = time.perf_counter()
-        table = vision.read(folder / "images" / meta["image"], model=det)
+        table = vision.read(folder / "images" / meta["image"], model=det, jokers=jokers_of(meta),
+                            extra_suit=added_suit_of(meta))
         times.append(time.perf_counter() - t)
         if table_exact(meta, table):
             exact += 1

@@ -6,6 +6,7 @@ import pytest
 
 import benchmarks.holdout as holdout
 from benchmarks.holdout import Deal, designs_named
+from benchmarks.pipeline import added_suit_of, jokers_of
 from datasets.synth.holdout import Split
 
 STORED = ("cardsjs", "gnome-bellot", "kde-dondorf", "kde-jolly-royal", "kde-standard", "younestouati")
@@ -67,4 +68,18 @@ def test_each_deal_renders_into_its_own_folder(deal, suffix):
 )
 def test_the_reader_is_told_the_added_suit_a_table_deals_twice(cards, suit):
     meta = {"cards": [{"card": c, "seat": k % 5} for k, c in enumerate(cards)]}
-    assert holdout.added_suit_of(meta) == suit
+    assert added_suit_of(meta) == suit
+
+
+@pytest.mark.parametrize(
+    ("cards", "jokers"),
+    [
+        (["As", "Kh", "2c"], 0),  # no joker dealt: told none, as every preset plays
+        (["As", "BJ", "2c"], None),  # a joker in a hand: the reader free to read them
+        (["As", "SJ"], None),
+    ],
+)
+def test_the_reader_is_told_a_table_without_jokers_has_none(cards, jokers):
+    meta = {"cards": [{"card": c, "seat": k % 4} for k, c in enumerate(cards)]}
+    meta["cards"].append({"card": "BJ", "seat": None})  # a joker off every seat (the deck's spare) counts not
+    assert jokers_of(meta) == jokers
