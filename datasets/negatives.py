@@ -12,7 +12,10 @@ where the detector happened to look; here each kind is sampled where the scene's
 - ``face``: an index-sized box inside a face-up card's quad that overlaps no index of any card;
 - ``half``: the rank half or the pip half of a visible index, split across the card's up direction;
 - ``back``: an index-sized box inside a face-down card;
-- ``object``: an index-sized box on a chip, phone, hand, paper or keyboard, away from every index.
+- ``object``: an index-sized box on a chip, phone, hand, paper or keyboard, away from every index;
+- ``cloth``: an index-sized box on the bare table, on no card, back or object: the dots, checks and
+  stripes of a patterned cloth, which the namers otherwise never see named background (a red dot
+  read as the big joker).
 
 With ``--real DIR`` (a YOLO export of the real photos' finetune half, `datasets.real --export`), the
 halves of its labelled indices are added too (the real set has no card quads). The test half is
@@ -38,7 +41,7 @@ from datasets.crops import BG, _overlaps, read_yolo, refuse_test_half
 from datasets.synth.scene import generate, rng_for
 from vision.classifier import CROP_SIZE, crop_box
 
-KINDS = ("face", "half", "back", "object")
+KINDS = ("face", "half", "back", "object", "cloth")
 SCENE_KINDS = ("table", "seat", "pile")
 Box = np.ndarray  # x1, y1, x2, y2
 
@@ -113,6 +116,27 @@ def negative_boxes(meta: dict, rng: np.random.Generator, per_kind: int = 4) -> l
         box, quad = visible[int(j)]
         up = quad[0] - quad[3]  # bottom-left to top-left: the card's up direction in the photo
         out.append((half_boxes(box, up)[int(rng.integers(2))], 1))
+    return out + [(b, 4) for b in cloth_boxes(meta, every, [q for qs in regions.values() for q in qs], rng,
+                                              per_kind)]
+
+
+def cloth_boxes(meta: dict, every: np.ndarray, covers: list[np.ndarray], rng: np.random.Generator,
+                count: int) -> list[Box]:
+    """Up to `count` index-sized boxes on the bare table: inside the photo, overlapping no index, and
+    none of nine points across the box (its corners, edge middles and centre) on a card, a back or an
+    object (`covers`, their quads and polygons)."""
+    w, h = meta["width"], meta["height"]
+    polys = [np.asarray(q, np.float32).reshape(-1, 1, 2) for q in covers]
+    out: list[Box] = []
+    for _ in range(count * 8):
+        if len(out) >= count:
+            break
+        b = _sized(rng.uniform([0, 0], [w, h]), every[int(rng.integers(len(every)))], rng)
+        if b[0] < 0 or b[1] < 0 or b[2] > w or b[3] > h or _overlaps(b, every):
+            continue
+        grid = [(float(x), float(y)) for x in np.linspace(b[0], b[2], 3) for y in np.linspace(b[1], b[3], 3)]
+        if not any(cv2.pointPolygonTest(poly, p, False) >= 0 for poly in polys for p in grid):
+            out.append(b)
     return out
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -54,7 +55,8 @@ def test_each_kind_lies_where_the_scene_says_and_never_on_a_whole_index(scenes):
         backs = [np.array(q) for q in s.meta["back_quads"]]
         got = negative_boxes(s.meta, np.random.default_rng(0), per_kind=6)
         kinds = {KINDS[k] for _, k in got}
-        assert {"face", "half", "back"} <= kinds
+        assert {"face", "half", "back", "cloth"} <= kinds
+        occluders = [np.array(o["poly"], float) for o in s.meta.get("occluders", [])]
         for box, k in got:
             centre = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
             if KINDS[k] == "half":  # inside one visible index, half its area
@@ -70,6 +72,14 @@ def test_each_kind_lies_where_the_scene_says_and_never_on_a_whole_index(scenes):
                 assert any(_in_quad(centre, q) for q in faces)
             if KINDS[k] == "back":
                 assert any(_in_quad(centre, q) for q in backs)
+            if KINDS[k] == "cloth":  # on the bare table: in the photo, on nothing laid there
+                assert 0 <= box[0] and 0 <= box[1]
+                assert box[2] <= s.meta["width"] and box[3] <= s.meta["height"]
+                points = [centre, *(np.array([x, y]) for x in box[::2] for y in box[1::2])]
+                assert not any(_in_quad(p, q) for p in points for q in faces + backs)
+                polys = [o.astype(np.float32).reshape(-1, 1, 2) for o in occluders]
+                assert not any(cv2.pointPolygonTest(o, (float(p[0]), float(p[1])), False) >= 0
+                               for p in points for o in polys)
 
 
 def test_crops_have_the_classifier_size(scenes):
