@@ -35,11 +35,11 @@ __all__ = [
     "TableRead",
     "detect",
     "get_detector",
-    "table_of",
     "open_photo",
     "read",
     "read_image",
     "read_table",
+    "table_of",
 ]
 
 
