@@ -91,10 +91,10 @@ def read(
     """Decode, read and annotate one photo, naming each stage to `progress`. A bad photo or a
     missing model is a `PhotoResult.error`, never an exception.
 
-    `jokers`: how many the table plays with (no preset has any), so a misread card is never
-    offered as a joker the deck does not hold. `extra_suit`: the five-player game's added suit, so
-    the reader knows the 65-card deck (two copies of that suit's cards are no misread, even on one
-    seat's photo). A photo without colour gets a note saying so."""
+    `jokers`: how many the table plays with (no preset has any), so no read is a joker and a
+    misread card is never offered as one the deck does not hold. `extra_suit`: the five-player
+    game's added suit, so the reader knows the 65-card deck (two copies of that suit's cards are no
+    misread, even on one seat's photo). A photo without colour gets a note saying so."""
     start = time.perf_counter()
     result = _read(data, seats, progress, jokers, extra_suit)
     result.seconds = time.perf_counter() - start
