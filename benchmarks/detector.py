@@ -11,7 +11,8 @@ no training set renders), a mix of tables, seats and piles at 1280 px.
 Card level: distinct cards per photo, jokers included, card backs ignored.
 Box mAP50 is computed with a low confidence threshold (as detectors are usually scored); card level
 at the detector's operating threshold; "as read" is the cards a player is shown once the geometry
-has placed them (seats and orphans), from the sure reads alone and with the unsure ones it may take.
+has placed them (seats and orphans), from the sure reads alone and with the unsure ones it may take,
+told no jokers where the photo's labels show none, as the app's rules tell the reader.
 
 The detector is the shipped one: the one-class index finder and the namer of its proposals
 (`vision.detector`); `--classifier-model` measures another namer (a file, or a committee a.onnx+b.onnx).
@@ -34,9 +35,9 @@ from datasets.boxes import yolo_to_xyxy
 from datasets.crops import read_yolo
 from datasets.real import items as real_photo_items
 from datasets.synth.holdout import Split
-from vision.classes import CLASS_NAMES
-from vision.detector import DEFAULT_BOX_CONF, DEFAULT_CONF, DEFAULT_UNSURE_CONF, Detector
-from vision.geometry import read_table
+from vision import table_of
+from vision.classes import CLASS_NAMES, JOKERS
+from vision.detector import DEFAULT_BOX_CONF, DEFAULT_CONF, DEFAULT_UNSURE_CONF, Detector, IndexReads
 from vision.regions import RegionConfig
 
 
@@ -60,8 +61,11 @@ def measure(
         sure_boxes = [(d.card, d.box) for d in sure]
         indices.add(sure_boxes, truth)
         misses.add(sure_boxes, [(d.card, d.box) for d in unsure], [(d.card, d.box) for d in faint], truth)
+        # told no jokers where the photo shows none, as the app's rules tell it (every preset plays
+        # without); a photo with a joker labelled is read free to read it
+        jokers = None if any(c in JOKERS for c, _ in truth) else 0
         for name, extra in (("sure reads", []), ("with unsure", unsure)):
-            t = read_table(sure, unsure=extra)
+            t = table_of(IndexReads(sure, extra), 0, 0, conf=conf, jokers=jokers)
             tables[name].add([c.card for s in t.seats for c in s.cards] + [c.card for c in t.orphans],
                              [c for c, _ in truth])
     ms = (time.perf_counter() - t0) / max(1, len(items)) * 1000
@@ -70,7 +74,7 @@ def measure(
     print(f"{'':<48} {indices.line()}")
     print(f"{'':<48} {misses.line()} (faint: under the unsure floor)")
     n = max(1, len(items))
-    print(f"{'':<48} as read (read_table): " + "; ".join(
+    print(f"{'':<48} as read (vision.table_of): " + "; ".join(
         f"{name}: cards {sc.line()}, false cards {sc.fp / n:.2f} a photo" for name, sc in tables.items()))
     return {"map50": boxes.map50(), "f1": cards.f1, "precision": cards.precision, "recall": cards.recall,
             "named_right": indices.right / max(1, indices.labelled)}

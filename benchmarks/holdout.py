@@ -263,7 +263,8 @@ def measure(folder: Path, det: Detector, n: int, label: str,
         reads = cache.get(meta["image"], lambda image=image: det.read_indices(
             vision.open_photo(image, long_side=det.scale.long_side, detail=True)))
         dets = reads.sure
-        table = vision.table_of(reads, det, meta["width"], meta["height"], jokers=jokers_of(meta),
+        table = vision.table_of(reads, meta["width"], meta["height"], conf=det.conf,
+                                unsure_conf=det.unsure_conf, jokers=jokers_of(meta),
                                 extra_suit=added_suit_of(meta))
         seats.seconds.append(time.perf_counter() - t)
         before = len(seats.wrong)

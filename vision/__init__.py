@@ -12,7 +12,16 @@ import dataclasses
 from pathlib import Path
 
 from .classes import CLASS_NAMES, SUITS
-from .detector import Detector, IndexReads, ModelMismatchError, ModelMissingError, ScaleConfig, get_detector
+from .detector import (
+    DEFAULT_CONF,
+    DEFAULT_UNSURE_CONF,
+    Detector,
+    IndexReads,
+    ModelMismatchError,
+    ModelMissingError,
+    ScaleConfig,
+    get_detector,
+)
 from .geometry import GeometryConfig, read_table
 from .imageio import ImageReadError, ImageSource, open_photo, read_image
 from .jokers import at_table_without_jokers
@@ -80,8 +89,9 @@ def read(
         raise ValueError(f"extra_suit must be one of {', '.join(SUITS)}, not {extra_suit!r}")
     det = _detector(model)
     photo = open_photo(image, long_side=det.scale.long_side, detail=True)
-    table = table_of(det.read_indices(photo), det, photo.width, photo.height, seats=seats, deck=deck,
-                     jokers=jokers, extra_suit=extra_suit, geometry=geometry)
+    table = table_of(det.read_indices(photo), photo.width, photo.height, conf=det.conf,
+                     unsure_conf=det.unsure_conf, seats=seats, deck=deck, jokers=jokers,
+                     extra_suit=extra_suit, geometry=geometry)
     if photo.grey:
         table.problems.insert(0, dataclasses.replace(GREY_PHOTO))
     return table
@@ -89,22 +99,23 @@ def read(
 
 def table_of(
     reads: IndexReads,
-    det: Detector,
     width: int,
     height: int,
     *,
+    conf: float = DEFAULT_CONF,
+    unsure_conf: float = DEFAULT_UNSURE_CONF,
     seats: int | None = None,
     deck: int | None = None,
     jokers: int | None = None,
     extra_suit: str | None = None,
     geometry: GeometryConfig | None = None,
 ) -> TableRead:
-    """`read`'s table from one photo's index reads (`Detector.read_indices`, by `det`) of a photo
-    `width` x `height`: the benchmarks read kept reads through it, as the app reads a photo. At a
-    table without jokers (`jokers` 0) no read is a joker (`at_table_without_jokers`, by `det`'s
-    thresholds)."""
+    """`read`'s table from one photo's index reads (`Detector.read_indices`, made with the sure bar
+    `conf` and the unsure floor `unsure_conf`) of a photo `width` x `height`: the benchmarks read kept
+    reads through it, as the app reads a photo. At a table without jokers (`jokers` 0) no read is a
+    joker (`at_table_without_jokers`, by the same bars)."""
     if jokers == 0:
-        reads = at_table_without_jokers(reads, det.conf, det.unsure_conf)
+        reads = at_table_without_jokers(reads, conf, unsure_conf)
     return read_table(reads.sure, seats=seats, deck=deck, width=width, height=height,
                       cfg=geometry or GeometryConfig(), unsure=reads.unsure, faint=reads.faint,
                       extra_suit=extra_suit)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import numpy as np
 import pytest
 
@@ -13,8 +11,6 @@ from vision.classes import CLASS_INDEX, CLASS_NAMES, JOKERS
 from vision.detector import IndexReads
 from vision.jokers import JOKER_SCORE, at_table_without_jokers
 from vision.types import Detection
-
-THRESHOLDS = SimpleNamespace(conf=0.6, unsure_conf=0.25)  # the detector's sure bar and unsure floor
 
 
 def _scores(**shares: float) -> np.ndarray:
@@ -76,8 +72,8 @@ def test_a_polka_dot_cloth_read_as_jokers_leaves_a_table_without_them_whole():
     reads = IndexReads(dets + dots, [])
     truth = sorted(c["card"] for c in scene["cards"])
 
-    told = vision.table_of(reads, THRESHOLDS, scene["width"], scene["height"], jokers=0)
-    free = vision.table_of(reads, THRESHOLDS, scene["width"], scene["height"])
+    told = vision.table_of(reads, scene["width"], scene["height"], conf=0.6, unsure_conf=0.25, jokers=0)
+    free = vision.table_of(reads, scene["width"], scene["height"], conf=0.6, unsure_conf=0.25)
     assert sorted(c.card for s in told.seats for c in s.cards) == truth
     assert [len(s.cards) for s in told.seats] == [13] * 4 and told.orphans == []
     assert [len(s.cards) for s in free.seats] != [13] * 4
