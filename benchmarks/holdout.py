@@ -16,7 +16,8 @@ shipped reader (`vision.read`), and prints:
   setting tells it, `added_suit_of`; no jokers where none is dealt, as every preset plays,
   `jokers_of`);
 - wrong seats flagged: a wrong seat must carry a problem naming it, or the table one naming no seat
-  (a true seat not read at all: any problem on the table);
+  (a true seat not read at all: any problem on the table, or fewer seats read than the table has,
+  which the app, knowing the table's seats, says);
 - the same exact-seat share among the seats whose every card shows an index (the rest have a card
   under a chip, paper or another card, or out of the photo: no reader names those but by elimination),
   and by how blurred each seat's indices are (the photo's blur over the seat's index height: a far
@@ -165,8 +166,10 @@ class SeatScore:
             all_right = False
             self.wrong.append((t, None if j is None else read[j]))
             # a seat read wrong must carry a problem naming it; a seat not read at all has no name,
-            # so any problem on the table flags it (the table cannot be settled as read)
-            flagged = flagged_all or (bool(table.problems) if j is None
+            # so any problem on the table flags it (the table cannot be settled as read), and so do
+            # fewer seats read than the table has: the app, which knows the table's seats (4 unless
+            # the players set another count), says how many of them the photo lacks
+            flagged = flagged_all or (bool(table.problems) or len(read) < len(ts) if j is None
                                       else any(p.seat == read[j].seat for p in table.problems))
             self.wrong_flagged += flagged
             if not flagged:

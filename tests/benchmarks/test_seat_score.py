@@ -44,11 +44,19 @@ def test_a_misread_seat_is_wrong_and_flagged_only_by_a_problem_naming_it():
     assert "missing ['6h'] extra ['6d']" in other.silent[0]
 
 
-def test_a_seat_not_read_is_flagged_by_any_problem_on_the_table():
-    silent = _score(TableRead([_seat(0, HANDS[0])]))
+def test_a_seat_not_read_is_flagged_by_any_problem_on_the_table_or_by_the_seat_count():
+    """A true seat no read seat matches: flagged by any problem on the table, or when fewer seats are
+    read than the table has (the app, which knows the table's seats, says so); silent only where
+    another seat, read from nothing of the table's, stands in its place."""
+    short = _score(TableRead([_seat(0, HANDS[0])]))
     flagged = _score(TableRead([_seat(0, HANDS[0])], [Problem("row_length", "x", seat=0)]))
-    assert (silent.exact, silent.wrong_flagged, silent.silent) == (1, 0, ["t.jpg true seat 1: no seat read"])
+    stranger = ("2c 3c 4c", "5c 6c 7d 8d 9d", "Td Jd Qd Kd Ad")
+    silent = _score(TableRead([_seat(0, HANDS[0]), _seat(1, stranger)]))
+    assert (short.exact, short.wrong_flagged, short.silent) == (1, 1, [])
     assert flagged.wrong_flagged == 1
+    assert (silent.exact, silent.wrong_flagged) == (1, 0)
+    assert len(silent.silent) == 1
+    assert silent.silent[0].startswith("t.jpg true seat 1: head missing ['Ad', 'Kd', 'Qd'] extra")
 
 
 def test_table_exact_needs_every_seat_right_and_no_extra_seat():
