@@ -17,7 +17,6 @@ is then, in the order the reader's stages run:
 `WrongSeats` counts the seats with each kind, and the seats wrong for placement alone (every card they
 lack was read surely and right) or for extra reads alone (they lack nothing): which stage to improve.
 
->>> from collections import Counter
 >>> card_kind([])
 'hidden'
 >>> card_kind(["unsure 7c 0.41", "sure 7c 0.93"], "7c"), card_kind(["faint Qs 0.12"], "Qh")
@@ -64,21 +63,31 @@ def lacking(truth: dict[str, Counter], seat: SeatRead | None) -> list[tuple[str,
     return out
 
 
-def what_lies_on(meta: dict, seat: int, card: str, reads: IndexReads) -> list[str]:
-    """What the reader has on each index that `card` of true seat `seat` shows (`read_on`: the sure,
-    unsure or faint read lying there, or "nothing"); empty when the card shows no index."""
-    groups = {name: [(d.card, d.box, d.confidence) for d in getattr(reads, name) if d.card in CLASS_NAMES]
-              for name in ("sure", "unsure", "faint")}
+def read_groups(reads: IndexReads) -> dict[str, list[tuple[str, tuple, float]]]:
+    """One photo's reads as `read_on` takes them: (card, box, confidence) by group, sure first."""
+    return {name: [(d.card, d.box, d.confidence) for d in getattr(reads, name) if d.card in CLASS_NAMES]
+            for name in ("sure", "unsure", "faint")}
+
+
+def what_lies_on(meta: dict, seat: int, card: str, groups: dict) -> list[str]:
+    """What the reader has on each index that `card` of true seat `seat` shows (`read_on` over the
+    photo's `read_groups`: the sure, unsure or faint read lying there, or "nothing"); empty when the
+    card shows no index."""
     shown = [tuple(i["box"]) for c in meta["cards"] if c["card"] == card and c["seat"] == seat
              for i in c.get("indices", []) if i["visible"]]
     return [read_on(b, groups) for b in shown]
 
 
-def _kind(meta: dict, t: int, card: str, seat: SeatRead | None, reads: IndexReads) -> str:
-    """`card_kind` of a card true seat `t` lacks, its read `seat` (None: no seat read) asked whether it
-    holds the card renamed."""
-    renamed = seat is not None and any(c.changed_from == card for c in seat.cards)
-    return card_kind(what_lies_on(meta, t, card, reads), card, renamed)
+def _lacking_kinds(meta: dict, t: int, seat: SeatRead | None, truth: dict[str, Counter], groups: dict
+                   ) -> list[tuple[str, str, list[str], str]]:
+    """For each card true seat `t` lacks: its row, the card, what lies on its indices and its kind
+    (`card_kind`, asked whether the read `seat` holds the card renamed)."""
+    renamed = {c.changed_from for c in seat.cards} if seat is not None else set()
+    out = []
+    for r, card in lacking(truth, seat):
+        on = what_lies_on(meta, t, card, groups)
+        out.append((r, card, on, card_kind(on, card, card in renamed)))
+    return out
 
 
 @dataclass
@@ -94,10 +103,10 @@ class WrongSeats:
     def add(self, meta: dict, wrong: list[tuple[int, SeatRead | None]], reads: IndexReads) -> None:
         """The wrong seats of one photo: (true seat, the seat read for it or None), as `SeatScore`
         collects them."""
-        truth = truth_of(meta)
+        truth, groups = truth_of(meta), read_groups(reads)
         for t, seat in wrong:
             self.seats += 1
-            kinds = {_kind(meta, t, card, seat, reads) for _, card in lacking(truth[t], seat)}
+            kinds = {kind for *_, kind in _lacking_kinds(meta, t, seat, truth[t], groups)}
             self.by_kind.update(kinds)
             self.placement_alone += kinds == {"placed"}
             self.extra_alone += not kinds
@@ -125,12 +134,10 @@ def difference(truth: dict[str, Counter], seat: SeatRead | None) -> str:
 def why(meta: dict, wrong: list[tuple[int, SeatRead | None]], reads: IndexReads) -> list[str]:
     """For each wrong seat of one photo: what differs and, for each card it lacks, what the reader has
     on each of that card's indices (`what_lies_on`) and its kind (`card_kind`)."""
-    truth = truth_of(meta)
+    truth, groups = truth_of(meta), read_groups(reads)
     lines = []
     for t, seat in wrong:
         lines.append(f"{meta['image']} true seat {t}: {difference(truth[t], seat)}")
-        for r, card in lacking(truth[t], seat):
-            on = what_lies_on(meta, t, card, reads)
-            lines.append(f"    lacks {card} ({r}): {' | '.join(on) or 'no index shown'} "
-                         f"[{_kind(meta, t, card, seat, reads)}]")
+        for r, card, on, kind in _lacking_kinds(meta, t, seat, truth[t], groups):
+            lines.append(f"    lacks {card} ({r}): {' | '.join(on) or 'no index shown'} [{kind}]")
     return lines

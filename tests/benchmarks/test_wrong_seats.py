@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from benchmarks.pipeline import truth_of
-from benchmarks.wrong_seats import WrongSeats, card_kind, lacking, what_lies_on
+from benchmarks.wrong_seats import WrongSeats, card_kind, lacking, read_groups, what_lies_on
 from vision.detector import IndexReads
 from vision.types import Detection, ReadCard, SeatRead
 
@@ -74,11 +74,11 @@ def test_lacking_names_each_row_card_the_read_seat_does_not_hold():
 def test_what_lies_on_each_shown_index_of_a_card():
     reads = IndexReads([Detection("6d", tuple(_box(_k("6h"))), 0.9)],
                        [Detection("Tc", tuple(_box(_k("Tc"))), 0.4)])
-    meta = _meta(hidden="Jc")
-    assert what_lies_on(meta, 0, "6h", reads) == ["sure 6d 0.90"]
-    assert what_lies_on(meta, 0, "Tc", reads) == ["unsure Tc 0.40"]
-    assert what_lies_on(meta, 0, "9c", reads) == ["nothing"]
-    assert what_lies_on(meta, 0, "Jc", reads) == []
+    meta, groups = _meta(hidden="Jc"), read_groups(reads)
+    assert what_lies_on(meta, 0, "6h", groups) == ["sure 6d 0.90"]
+    assert what_lies_on(meta, 0, "Tc", groups) == ["unsure Tc 0.40"]
+    assert what_lies_on(meta, 0, "9c", groups) == ["nothing"]
+    assert what_lies_on(meta, 0, "Jc", groups) == []
 
 
 def test_wrong_seats_count_each_kind_once_a_seat_and_placement_alone():
