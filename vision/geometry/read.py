@@ -70,8 +70,9 @@ def read_table(
     slots = _false_read_slots(cards, frames, strays, deck, cfg, extra_suit)
     changed, false = (fix_with_deck(live, deck, slots, cfg.false_read_below, extra_suit)
                       if cfg.fix_with_deck else ([], []))
-    false_strays = [i for i in strays if any(cards[i] is c for c in false)]
-    orphans = _attach_strays(cards, frames, [i for i in strays if i not in false_strays], scale, cfg)
+    false_ids = {id(c) for c in false}
+    false_strays = [i for i in strays if id(cards[i]) in false_ids]
+    orphans = _attach_strays(cards, frames, [i for i in strays if id(cards[i]) not in false_ids], scale, cfg)
     centre = best.table_centre if best.table_centre is not None else np.zeros(2)
     order = _seat_order([f[2] for f in frames], centre)
     seat_reads, seat_of, read_of = _seat_reads(cards, frames, order)
