@@ -8,7 +8,9 @@ both are printed, on the checked labels (`datasets.real_labels`: six rows that n
 the photo shows, renamed, and one stray box dropped; `--as-labelled` for the set as published).
 Synthetic photos (`--synth N`) are of the held-out split (`datasets.synth.holdout`: designs and fonts
 no training set renders), a mix of tables, seats and piles at 1280 px.
-Card level: distinct cards per photo, jokers included, card backs ignored.
+Card level: distinct cards per photo, jokers included, card backs ignored; with the checked labels a
+read of a card the photo shows but its labels leave out (`datasets.real_labels.UNLABELLED`, a card cut
+by the photo's edge) counts neither way.
 Box mAP50 is computed with a low confidence threshold (as detectors are usually scored); card level
 at the detector's operating threshold; "as read" is the cards a player is shown once the geometry
 has placed them (seats and orphans), from the sure reads alone and with the unsure ones it may take,
@@ -40,23 +42,25 @@ from vision.classes import CLASS_NAMES, JOKERS
 from vision.detector import DEFAULT_BOX_CONF, DEFAULT_CONF, DEFAULT_UNSURE_CONF, Detector, IndexReads
 from vision.regions import RegionConfig
 
+#: A photo to measure: its file, its labelled (card, box) pairs, and the cards it shows that its labels
+#: leave out (reads of them count neither way)
+Item = tuple[Path, list[tuple[str, tuple]], tuple[str, ...]]
 
-def measure(
-    detector: Detector, items: list[tuple[Path, list[tuple[str, tuple]]]], label: str, conf: float
-) -> dict:
+
+def measure(detector: Detector, items: list[Item], label: str, conf: float) -> dict:
     """One low-threshold pass per photo serves both figures: greedy NMS keeps the same boxes above
     `conf` whatever lower threshold it ran at, so card level filters the same detections."""
     cards, boxes, indices, misses = CardScore(), BoxMAP(), IndexScore(), MissKinds()
     tables = {"sure reads": CardScore(), "with unsure": CardScore()}
     t0 = time.perf_counter()
-    for image, truth in tqdm(items, desc=label, leave=False):
+    for image, truth, unlabelled in tqdm(items, desc=label, leave=False):
         dets = detector.detect(image)
         # every dedupe keeps the surer read, so filtering the low-threshold reads gives the reads the
         # detector makes at its operating threshold, its unsure ones, and those under the unsure floor
         sure = [d for d in dets if d.confidence >= conf]
         unsure = [d for d in dets if DEFAULT_UNSURE_CONF <= d.confidence < conf]
         faint = [d for d in dets if d.confidence < DEFAULT_UNSURE_CONF]
-        cards.add([d.card for d in sure], [c for c, _ in truth])
+        cards.add([d.card for d in sure], [c for c, _ in truth], unlabelled)
         boxes.add([(d.card, d.box, d.confidence) for d in dets], truth)
         sure_boxes = [(d.card, d.box) for d in sure]
         indices.add(sure_boxes, truth)
@@ -67,7 +71,7 @@ def measure(
         for name, extra in (("sure reads", []), ("with unsure", unsure)):
             t = table_of(IndexReads(sure, extra), 0, 0, conf=conf, jokers=jokers)
             tables[name].add([c.card for s in t.seats for c in s.cards] + [c.card for c in t.orphans],
-                             [c for c, _ in truth])
+                             [c for c, _ in truth], unlabelled)
     ms = (time.perf_counter() - t0) / max(1, len(items)) * 1000
     head = f"{label:<48} {len(items):4d} photos"
     print(f"{head}  mAP50 {boxes.map50():.3f}  cards {cards.line()}  ({ms:.0f} ms/photo)")
@@ -80,11 +84,11 @@ def measure(
             "named_right": indices.right / max(1, indices.labelled)}
 
 
-def real_items(split: str | None, checked: bool = True) -> list[tuple[Path, list]]:
-    return [(it.image, it.cards) for it in real_photo_items(split, checked=checked)]
+def real_items(split: str | None, checked: bool = True) -> list[Item]:
+    return [(it.image, it.cards, it.unlabelled) for it in real_photo_items(split, checked=checked)]
 
 
-def synth_items(n: int, seed: int) -> list[tuple[Path, list]]:
+def synth_items(n: int, seed: int) -> list[Item]:
     """Generated photos of the held-out split (designs and fonts no training set renders, KDE's decks
     among them; a mix of tables, seats and piles, 1280 px), rendered once and cached."""
     out = render(Split.HELD_OUT, n, seed, 1280, min(2, os.cpu_count() or 1), kind=None)
@@ -93,7 +97,7 @@ def synth_items(n: int, seed: int) -> list[tuple[Path, list]]:
         h, w = cv2.imread(str(img)).shape[:2]
         boxes = yolo_to_xyxy(rows, w, h)
         items.append((img, [(CLASS_NAMES[int(c)], tuple(float(v) for v in b))
-                            for c, b in zip(rows[:, 0], boxes, strict=True)]))
+                            for c, b in zip(rows[:, 0], boxes, strict=True)], ()))
     return items
 
 
@@ -124,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     namer = "+".join(str(p) for p in det.classifier.model_paths)
     print(f"model {det.model_path}  operating conf {conf}  classifier {namer}  "
           f"regions {args.regions}")
-    sets: list[tuple[str, list]] = []
+    sets: list[tuple[str, list[Item]]] = []
     try:
         for split in args.real.split(",") if args.real else []:
             labels = "as labelled" if args.as_labelled else "checked labels"

@@ -25,8 +25,11 @@ class CardScore:
     fp: int = 0
     fn: int = 0
 
-    def add(self, predicted: Iterable[str], truth: Iterable[str]) -> None:
-        p, t = set(predicted), set(truth)
+    def add(self, predicted: Iterable[str], truth: Iterable[str], unlabelled: Iterable[str] = ()) -> None:
+        """One photo's cards read against its labelled ones; a read of an `unlabelled` card (one the
+        photo shows that its labels leave out, `datasets.real_labels.UnlabelledCard`) counts neither way."""
+        t = set(truth)
+        p = set(predicted) - (set(unlabelled) - t)
         self.tp += len(p & t)
         self.fp += len(p - t)
         self.fn += len(t - p)

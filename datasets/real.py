@@ -14,7 +14,7 @@ from pathlib import Path
 
 import cv2
 
-from datasets.real_labels import corrected, is_slip
+from datasets.real_labels import StaleFixError, corrected, is_slip, unlabelled_in
 from vision.classes import CLASS_INDEX, from_real_name
 from vision.holdout import REAL_ROOT, SPLITS, in_test_half, original_name, split_of
 
@@ -28,6 +28,7 @@ class RealItem:
     width: int
     height: int
     cards: list[tuple[str, tuple[float, float, float, float]]]  # (card, xyxy pixels)
+    unlabelled: tuple[str, ...] = ()  # cards the photo shows that no label names (`UnlabelledCard`)
 
 
 def _class_names(root: Path) -> list[str]:
@@ -54,7 +55,8 @@ def items(split: str | None = None, root: Path = REAL_ROOT, *, checked: bool = T
     """Every labelled photo (optionally one split), card backs dropped, boxes in pixels.
 
     `checked` applies `datasets.real_labels`: the rows found naming another card than the photo shows
-    are renamed, and slips (boxes too thin to hold an index) dropped; False gives the set as labelled."""
+    are renamed, slips (boxes too thin to hold an index) dropped, and the cards the photo shows but no
+    row names are listed as `unlabelled`; False gives the set as labelled."""
     if not (root / "data.yaml").exists():
         raise FileNotFoundError(f"real photo set not found at {root}")
     names = _class_names(root)
@@ -81,7 +83,12 @@ def items(split: str | None = None, root: Path = REAL_ROOT, *, checked: bool = T
                     continue
                 card = corrected(img.stem, row, card)
             cards.append((card, px))
-        out.append(RealItem(img, w, h, cards))
+        unlabelled = tuple(u.card for u in unlabelled_in(img.stem)) if checked else ()
+        named = {c for c, _ in cards} & set(unlabelled)
+        if named:
+            raise StaleFixError(f"{img.stem}.txt now names {sorted(named)}, listed as unlabelled: the "
+                                "real set changed; check the photo again")
+        out.append(RealItem(img, w, h, cards, unlabelled))
     return out
 
 

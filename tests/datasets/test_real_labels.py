@@ -3,7 +3,8 @@
 import pytest
 
 from datasets.real import REAL_ROOT, items
-from datasets.real_labels import FIXES, StaleFixError, corrected, is_slip
+from datasets.real_labels import FIXES, UNLABELLED, StaleFixError, corrected, is_slip, unlabelled_in
+from vision.classes import CLASS_INDEX
 
 FIX = FIXES[0]
 
@@ -53,3 +54,22 @@ def test_items_carry_the_checked_labels():
     dropped = sum(len(raw[s]) - len(checked[s]) for s in raw)
     assert dropped == 1  # the one stray box, on IMG_20220921_200957
     assert all(not is_slip(b) for cards in checked.values() for _, b in cards)
+
+
+def test_unlabelled_cards_are_cards_inside_their_photo_once_each():
+    keys = [(u.stem, u.card) for u in UNLABELLED]
+    assert len(set(keys)) == len(keys)
+    assert all(u.card in CLASS_INDEX and u.why for u in UNLABELLED)
+    assert all(0 <= u.box[0] < u.box[2] and 0 <= u.box[1] < u.box[3] for u in UNLABELLED)
+    assert unlabelled_in(UNLABELLED[0].stem)[0] == UNLABELLED[0]
+    assert unlabelled_in("IMG_0000_not_in_the_set") == ()
+
+
+@pytest.mark.skipif(not (REAL_ROOT / "data.yaml").is_file(), reason="real photo set not present")
+def test_items_list_the_cards_their_labels_leave_out():
+    checked = {it.image.stem: it for it in items()}
+    for u in UNLABELLED:
+        it = checked[u.stem]
+        assert u.card in it.unlabelled and u.card not in {c for c, _ in it.cards}
+        assert u.box[2] <= it.width and u.box[3] <= it.height
+    assert all(it.unlabelled == () for it in items(checked=False))
