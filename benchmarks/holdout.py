@@ -30,6 +30,8 @@ shipped reader (`vision.read`), and prints:
 
 The held-out figure is the one that predicts what a player with their own deck sees; the train
 split's figure beside it shows how much of the reader's accuracy is memory of the designs.
+``--splits decide`` deals the decision design (`datasets.synth.holdout.DECISION_DESIGNS`: never trained
+on, never in a reported figure) alone: the set to choose between readers on.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from pathlib import Path
 
@@ -98,6 +100,18 @@ def designs_named(split: Split, prefixes: str, four_corners: bool = False) -> tu
                          f"{', '.join(have) or 'none'} (`python -m datasets.faces` fetches the designs "
                          "this checkout names that the cache lacks)")
     return found
+
+
+def deal_for(split: Split, deal: Deal) -> Deal:
+    """The decision split has no fonts of its own: unless designs are named, its tables are dealt from
+    its designs alone (those that print all four corners with `deal.four_corners`, else the others)."""
+    if split is not Split.DECIDE or deal.designs:
+        return deal
+    designs = tuple(n for n in designs_for(split, stored_names())
+                    if load(n).four_corners == deal.four_corners)
+    if not designs:
+        raise ValueError("no decision design is fetched (`python -m datasets.faces` fetches them)")
+    return replace(deal, designs=designs)
 
 
 def _render(job: tuple[str, int, int, int, str, str | None, Deal]) -> None:
@@ -301,7 +315,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tables", type=int, default=30)
     ap.add_argument("--seed", type=int, default=8080, help="a seed no training or tuning set uses")
     ap.add_argument("--size", type=int, default=4032, help="long side of the photos (a phone's 12 Mpx)")
-    ap.add_argument("--splits", default="held_out,train")
+    ap.add_argument("--splits", default="held_out,train",
+                    help="comma-separated: held_out, train, decide (the decision design, never reported)")
     ap.add_argument("--model", default=None, help="ONNX detector (default: the shipped one)")
     ap.add_argument("--conf", default="", help="the second stage's P(card) thresholds to compare, e.g. "
                     "0.6,0.4 (default: the detector's)")
@@ -335,7 +350,11 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         ap.error(f"--designs: {e}")
     deal = Deal(args.seats, args.four_corners, only)
-    folders = {s: render(s, args.tables, args.seed, args.size, args.workers, deal=deal) for s in splits}
+    try:
+        deals = {s: deal_for(s, deal) for s in splits}
+    except ValueError as e:
+        ap.error(f"--splits: {e}")
+    folders = {s: render(s, args.tables, args.seed, args.size, args.workers, deal=deals[s]) for s in splits}
     base = get_detector(args.model)
     namers = [c for c in args.classifier.split(",") if c] or [base.classifier]
     confs = [float(c) for c in args.conf.split(",") if c] or [base.conf]

@@ -245,6 +245,7 @@ KDE_DECKS: list[tuple[str, str, str, dict, dict[str, str]]] = [
      {"Ad": "clone"}),
     ("dondorf", "svg-dondorf/dondorf.svgz", "GPL-2+ (Debian copyright, Files: *)",
      {"four_corners": True}, {}),
+    ("gm-paris", "svg-gm-paris/paris.svgz", "GPL-2+ (Debian copyright, Files: *)", {}, {}),
 ]
 
 DESIGNS: list[Design] = (

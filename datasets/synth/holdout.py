@@ -13,6 +13,12 @@ which joined the fetched designs after every shipped model was trained, so no mo
 any form) and the procedural faces' fonts of two
 families (serif and monospace glyphs, about a fifth of the fonts).
 
+One more design, KDE's `gm-paris` (a French-pattern deck with Anglo-American indices), is held out
+of training *and* of every reported figure: the `DECIDE` split, on which a choice between readers
+(namers, thresholds, geometry) is made, where the older held-out designs cannot judge fairly (the
+first namer and the proposer trained on them before they were held out) and the never-seen KDE designs
+must stay the report's alone. It has no fonts: its tables are dealt from its design only.
+
 >>> from datasets.synth.holdout import Split, designs_for, fonts_for
 >>> designs_for(Split.TRAIN, ("cardsjs", "younestouati", "gnome-bellot"))
 ('cardsjs',)
@@ -32,6 +38,7 @@ from pathlib import Path
 class Split(StrEnum):
     TRAIN = "train"  # everything that trains, calibrates or tunes a model
     HELD_OUT = "held_out"  # the generalisation benchmark only
+    DECIDE = "decide"  # never trained on nor reported: choosing between readers only
 
 
 HELD_OUT_DESIGNS: tuple[str, ...] = (
@@ -47,6 +54,8 @@ HELD_OUT_DESIGNS: tuple[str, ...] = (
 )
 # File-name prefixes of the held-out procedural fonts (the system's DejaVu and Liberation families).
 HELD_OUT_FONTS: tuple[str, ...] = ("LiberationSerif", "DejaVuSansMono")
+# Designs no model trains on and no reported figure deals: the `DECIDE` split.
+DECISION_DESIGNS: tuple[str, ...] = ("kde-gm-paris",)
 
 
 class HeldOutError(ValueError):
@@ -54,7 +63,14 @@ class HeldOutError(ValueError):
 
 
 def is_held_out_design(name: str) -> bool:
-    return name in HELD_OUT_DESIGNS
+    """Whether a design is kept out of training (held out for the report, or for decisions)."""
+    return name in HELD_OUT_DESIGNS or name in DECISION_DESIGNS
+
+
+def split_of_design(name: str) -> Split:
+    if name in DECISION_DESIGNS:
+        return Split.DECIDE
+    return Split.HELD_OUT if name in HELD_OUT_DESIGNS else Split.TRAIN
 
 
 def is_held_out_font(path: str) -> bool:
@@ -63,11 +79,13 @@ def is_held_out_font(path: str) -> bool:
 
 def designs_for(split: Split, names: Iterable[str]) -> tuple[str, ...]:
     """The designs of ``names`` that belong to ``split``, in their given order."""
-    return tuple(n for n in names if is_held_out_design(n) == (split is Split.HELD_OUT))
+    return tuple(n for n in names if split_of_design(n) is split)
 
 
 def fonts_for(split: Split, paths: Iterable[str]) -> tuple[str, ...]:
-    """The font files of ``paths`` that belong to ``split``, in their given order."""
+    """The font files of ``paths`` that belong to ``split``, in their given order (`DECIDE`: none)."""
+    if split is Split.DECIDE:
+        return ()
     return tuple(p for p in paths if is_held_out_font(p) == (split is Split.HELD_OUT))
 
 
@@ -78,6 +96,7 @@ def check_designs(split: Split, names: Iterable[str]) -> tuple[str, ...]:
     if strays:
         raise HeldOutError(
             f"design(s) {', '.join(strays)} are not in the {split.value} split "
-            f"(held out: {', '.join(HELD_OUT_DESIGNS)}; see datasets/synth/holdout.py)"
+            f"(held out: {', '.join(HELD_OUT_DESIGNS)}; for decisions: {', '.join(DECISION_DESIGNS)}; "
+            "see datasets/synth/holdout.py)"
         )
     return names

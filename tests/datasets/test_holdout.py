@@ -7,16 +7,18 @@ import pytest
 
 from datasets.synth import decks, procedural
 from datasets.synth.holdout import (
+    DECISION_DESIGNS,
     HELD_OUT_DESIGNS,
     HeldOutError,
     Split,
     check_designs,
     designs_for,
     fonts_for,
+    is_held_out_design,
 )
 
-STORED = ("cardsjs", "gnome-anglo", "gnome-bellot", "gnome-tigullio", "kde-dondorf", "kde-penguins", "letele",
-          "svg-cards", "younestouati")
+STORED = ("cardsjs", "gnome-anglo", "gnome-bellot", "gnome-tigullio", "kde-dondorf", "kde-gm-paris",
+          "kde-penguins", "letele", "svg-cards", "younestouati")
 FOUR_CORNERS = {"kde-dondorf"}  # prints its index in all four corners
 FONTS = ("/f/DejaVuSans.ttf", "/f/DejaVuSansMono-Bold.ttf", "/f/LiberationSans-Regular.ttf",
          "/f/LiberationSerif-Bold.ttf", "/f/LiberationSerif-Regular.ttf")
@@ -29,9 +31,10 @@ FONTS = ("/f/DejaVuSans.ttf", "/f/DejaVuSansMono-Bold.ttf", "/f/LiberationSans-R
          ("/f/DejaVuSans.ttf", "/f/LiberationSans-Regular.ttf")),
         (Split.HELD_OUT, ("gnome-bellot", "gnome-tigullio", "kde-dondorf", "kde-penguins", "younestouati"),
          ("/f/DejaVuSansMono-Bold.ttf", "/f/LiberationSerif-Bold.ttf", "/f/LiberationSerif-Regular.ttf")),
+        (Split.DECIDE, ("kde-gm-paris",), ()),  # decisions only: its design, no fonts
     ],
 )
-def test_the_two_splits_partition_designs_and_fonts(split, designs, fonts):
+def test_the_three_splits_partition_designs_and_fonts(split, designs, fonts):
     assert designs_for(split, STORED) == designs
     assert fonts_for(split, FONTS) == fonts
 
@@ -44,6 +47,13 @@ def test_a_training_set_refuses_a_held_out_design_by_name():
     with pytest.raises(HeldOutError, match="younestouati"):
         check_designs(Split.TRAIN, ("cardsjs", "younestouati"))
     assert check_designs(Split.HELD_OUT, ("younestouati",)) == ("younestouati",)
+
+
+@pytest.mark.parametrize("split", [Split.TRAIN, Split.HELD_OUT])
+def test_the_decision_design_is_neither_trained_on_nor_reported(split):
+    assert "kde-gm-paris" in DECISION_DESIGNS and is_held_out_design("kde-gm-paris")
+    with pytest.raises(HeldOutError, match="kde-gm-paris"):
+        check_designs(split, ("kde-gm-paris",))
 
 
 class _Fake:
@@ -94,3 +104,12 @@ def test_a_split_without_fonts_is_refused_rather_than_borrowing_the_others(monke
     monkeypatch.setattr(procedural, "rank_fonts", lambda: ("/f/DejaVuSans.ttf",))
     with pytest.raises(HeldOutError, match="held_out"):
         procedural.random_style(np.random.default_rng(0), split=Split.HELD_OUT)
+
+
+def test_the_decision_split_deals_its_design_and_never_a_procedural_face(fake_store):
+    rng = np.random.default_rng(7)
+    got = {decks.choose_deck(rng, ("kde-gm-paris",), p_procedural=0.0, split=Split.DECIDE).name
+           for _ in range(20)}
+    assert got == {"kde-gm-paris"}
+    with pytest.raises(HeldOutError, match="decide"):
+        procedural.random_style(np.random.default_rng(0), split=Split.DECIDE)
