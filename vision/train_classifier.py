@@ -24,6 +24,9 @@ Why it looks like this:
   imperfect box); brightness, contrast, saturation and per-channel gain kept mild so red stays red;
   blur, a low-resolution round trip and noise (far, small indices). Never a mirror: real indices are
   never mirrored. JPEG is in the crops themselves (`datasets.crops`).
+- `--photo-blur` blurs a share of each batch as a phone photo blurs a far seat (`vision.photo_blur`);
+  `--teacher` adds the KL divergence from a frozen namer's read of each crop before that blur
+  (`distill_loss`), so a warm start learns blurred indices without forgetting what it read sharp.
 - The ONNX (opset 17, dynamic batch) carries `names` (55, background last) and `crop_size` in its
   metadata; `vision.classifier.IndexClassifier` checks them.
 """
@@ -45,6 +48,7 @@ from tqdm import tqdm
 
 from vision.classifier import CLASSIFIER_NAMES, CROP_SIZE
 from vision.index_nets import IndexNet, YoloIndexNet, export_onnx, load_checkpoint
+from vision.photo_blur import photo_blur
 
 
 def as_input(x: torch.Tensor) -> torch.Tensor:
@@ -153,6 +157,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--wide-rotation", type=float, default=0.0,
                    help="share of each batch turned by up to 45 degrees (else 15) before the quarter turn")
+    p.add_argument("--photo-blur", type=float, default=0.0,
+                   help="share of each batch blurred as a photo's far seat is (vision.photo_blur)")
+    p.add_argument("--teacher", type=Path, default=None,
+                   help="a namer checkpoint whose read of each crop before --photo-blur the net also learns")
+    p.add_argument("--distill", type=float, default=1.0, help="weight of the teacher's term (with --teacher)")
     p.add_argument("--eval-every", type=float, default=3.0, help="minutes between validation passes")
     p.add_argument("--backbone", type=Path, default=None,
                    help="start from this YOLOv8 checkpoint's first layers (YoloIndexNet); needs ultralytics")
@@ -219,12 +228,36 @@ def new_model(args: argparse.Namespace) -> nn.Module:
     return IndexNet(len(CLASSIFIER_NAMES), args.width, factored=args.factored)
 
 
+def load_teacher(path: Path, device: str) -> nn.Module:
+    """A frozen namer (`--teacher`), in eval mode, on `device`."""
+    teacher, _ = load_checkpoint(path)
+    teacher.to(device).eval()
+    for q in teacher.parameters():
+        q.requires_grad_(False)
+    return teacher
+
+
+def distill_loss(logits: torch.Tensor, teacher: nn.Module, sharp: torch.Tensor) -> torch.Tensor:
+    """KL divergence from the teacher's read of the crops as they were before `photo_blur` (`sharp`)
+    to the net's read of them as blurred (`logits`), averaged over the batch.
+
+    Why: a warm start on a few hundred thousand fresh crops with a new augmentation forgets what the
+    net had: it reads sharp indices of the rendered tables worse and real chips and face art as cards
+    more often. Matching the teacher's full read (its background share and its runner-up cards too)
+    on every crop holds those where they were, and on a blurred crop teaches the read the teacher
+    gives the same crop sharp."""
+    with torch.no_grad():
+        target = F.log_softmax(teacher(sharp).float(), dim=1)
+    return F.kl_div(F.log_softmax(logits, dim=1), target, log_target=True, reduction="batchmean")
+
+
 def fit(model: nn.Module, crops: Crops, args: argparse.Namespace, size: int) -> tuple[int, int, list]:
     """Train for `--minutes` (or `--steps`) on a cosine schedule with a 200-step warm-up, evaluating
     and checkpointing every `--eval-every` minutes; returns steps, crops seen and the evaluations."""
     g = torch.Generator(device=args.device).manual_seed(args.seed)
     cuda = args.device.startswith("cuda")
     n_params = sum(p.numel() for p in model.parameters())
+    teacher = load_teacher(args.teacher, args.device) if args.teacher is not None else None
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     budget = args.minutes * 60
     t0 = last_eval = time.time()
@@ -240,8 +273,12 @@ def fit(model: nn.Module, crops: Crops, args: argparse.Namespace, size: int) -> 
             group["lr"] = lr
         idx = torch.randint(0, len(crops.xt), (args.batch,), generator=g, device=args.device)
         xb = augment(as_input(crops.xt[idx]), g, args.wide_rotation)
+        xs = photo_blur(xb, g, args.photo_blur) if args.photo_blur > 0 else xb
         with torch.autocast("cuda", dtype=torch.bfloat16, enabled=cuda):
-            loss = F.cross_entropy(model(xb).float(), crops.yt[idx], label_smoothing=0.05)
+            logits = model(xs).float()
+            loss = F.cross_entropy(logits, crops.yt[idx], label_smoothing=0.05)
+            if teacher is not None:
+                loss = loss + args.distill * distill_loss(logits, teacher, xb)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
