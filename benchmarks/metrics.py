@@ -191,12 +191,25 @@ class MissKinds:
                 f"none {self.unread}")
 
 
-def read_on(box: Box, groups: dict[str, list[tuple[str, Box, float]]]) -> str:
-    """What the reader has on one labelled index box: the first group (in order, e.g. sure, unsure,
-    faint) with a read lying on it (`reads_on`), as "group card confidence", else "nothing"."""
+@dataclass(frozen=True)
+class ReadOn:
+    """The read lying on one labelled index: the group it is in (e.g. sure, unsure, faint), its card and
+    confidence; printed as "group card confidence"."""
+
+    group: str
+    card: str
+    confidence: float
+
+    def __str__(self) -> str:
+        return f"{self.group} {self.card} {self.confidence:.2f}"
+
+
+def read_on(box: Box, groups: dict[str, list[tuple[str, Box, float]]]) -> ReadOn | None:
+    """What the reader has on one labelled index box: the read of the first group (in order, e.g. sure,
+    unsure, faint) with a read lying on it (`reads_on`), or None where no read does."""
     for name, reads in groups.items():
         j = reads_on([(c, b) for c, b, _ in reads], [("", box)])[0]
         if j >= 0:
             card, _, conf = reads[j]
-            return f"{name} {card} {conf:.2f}"
-    return "nothing"
+            return ReadOn(name, card, conf)
+    return None

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from benchmarks.metrics import read_on
+from benchmarks.metrics import ReadOn, read_on
 from benchmarks.pipeline import ROWS, truth_of
 from vision.classes import CLASS_NAMES
 from vision.detector import IndexReads
@@ -40,16 +40,16 @@ from vision.types import SeatRead
 KINDS = ("hidden", "unread", "unsure", "misread", "placed", "renamed")
 
 
-def card_kind(on: list[str], card: str = "", renamed: bool = False) -> str:
-    """The kind of a lacking `card` from what lies on each index it shows (`read_on`'s strings,
-    "group card confidence" or "nothing") and whether its seat holds it `renamed` by the deck fix;
-    no index shown is ``hidden``."""
+def card_kind(on: list[ReadOn | None], card: str = "", renamed: bool = False) -> str:
+    """The kind of a lacking `card` from what lies on each index it shows (`read_on`: a read, or None
+    for nothing) and whether its seat holds it `renamed` by the deck fix; no index shown is
+    ``hidden``."""
     if not on:
         return "hidden"
-    reads = [s.split() for s in on if s != "nothing"]
-    if any(r[0] == "sure" and r[1] == card for r in reads):
+    reads = [r for r in on if r is not None]
+    if any(r.group == "sure" and r.card == card for r in reads):
         return "renamed" if renamed else "placed"
-    if any(r[0] == "sure" for r in reads):
+    if any(r.group == "sure" for r in reads):
         return "misread"
     return "unsure" if reads else "unread"
 
@@ -69,17 +69,17 @@ def read_groups(reads: IndexReads) -> dict[str, list[tuple[str, tuple, float]]]:
             for name in ("sure", "unsure", "faint")}
 
 
-def what_lies_on(meta: dict, seat: int, card: str, groups: dict) -> list[str]:
+def what_lies_on(meta: dict, seat: int, card: str, groups: dict) -> list[ReadOn | None]:
     """What the reader has on each index that `card` of true seat `seat` shows (`read_on` over the
-    photo's `read_groups`: the sure, unsure or faint read lying there, or "nothing"); empty when the
-    card shows no index."""
+    photo's `read_groups`: the sure, unsure or faint read lying there, or None); empty when the card
+    shows no index."""
     shown = [tuple(i["box"]) for c in meta["cards"] if c["card"] == card and c["seat"] == seat
              for i in c.get("indices", []) if i["visible"]]
     return [read_on(b, groups) for b in shown]
 
 
 def _lacking_kinds(meta: dict, t: int, seat: SeatRead | None, truth: dict[str, Counter], groups: dict
-                   ) -> list[tuple[str, str, list[str], str]]:
+                   ) -> list[tuple[str, str, list[ReadOn | None], str]]:
     """For each card true seat `t` lacks: its row, the card, what lies on its indices and its kind
     (`card_kind`, asked whether the read `seat` holds the card renamed)."""
     renamed = {c.changed_from for c in seat.cards} if seat is not None else set()
@@ -139,5 +139,6 @@ def why(meta: dict, wrong: list[tuple[int, SeatRead | None]], reads: IndexReads)
     for t, seat in wrong:
         lines.append(f"{meta['image']} true seat {t}: {difference(truth[t], seat)}")
         for r, card, on, kind in _lacking_kinds(meta, t, seat, truth[t], groups):
-            lines.append(f"    lacks {card} ({r}): {' | '.join(on) or 'no index shown'} [{kind}]")
+            said = " | ".join(str(x) if x is not None else "nothing" for x in on) or "no index shown"
+            lines.append(f"    lacks {card} ({r}): {said} [{kind}]")
     return lines

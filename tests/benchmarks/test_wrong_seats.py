@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from benchmarks.metrics import ReadOn
 from benchmarks.pipeline import truth_of
 from benchmarks.wrong_seats import WrongSeats, card_kind, lacking, read_groups, what_lies_on
 from vision.detector import IndexReads
@@ -34,24 +35,27 @@ def _seat(rows: dict[str, str]) -> SeatRead:
     return SeatRead(0, 0.0, head, middle, tail)
 
 
+SURE_7S, SURE_7C = ReadOn("sure", "7s", 0.95), ReadOn("sure", "7c", 0.91)
+
+
 @pytest.mark.parametrize("on, card, kind", [
     ([], "7c", "hidden"),
-    (["nothing"], "7c", "unread"),
-    (["nothing", "nothing"], "7c", "unread"),
-    (["faint 7c 0.20"], "7c", "unsure"),
-    (["unsure 7d 0.41", "nothing"], "7c", "unsure"),
-    (["sure 7s 0.95"], "7c", "misread"),
-    (["sure 7s 0.95", "unsure 7c 0.50"], "7c", "misread"),
-    (["sure 7s 0.95", "sure 7c 0.91"], "7c", "placed"),
-    (["sure 7c 0.91"], "7c", "placed"),
+    ([None], "7c", "unread"),
+    ([None, None], "7c", "unread"),
+    ([ReadOn("faint", "7c", 0.2)], "7c", "unsure"),
+    ([ReadOn("unsure", "7d", 0.41), None], "7c", "unsure"),
+    ([SURE_7S], "7c", "misread"),
+    ([SURE_7S, ReadOn("unsure", "7c", 0.5)], "7c", "misread"),
+    ([SURE_7S, SURE_7C], "7c", "placed"),
+    ([SURE_7C], "7c", "placed"),
 ])
 def test_card_kind(on, card, kind):
     assert card_kind(on, card) == kind
 
 
 def test_a_card_read_right_but_renamed_by_the_deck_fix_is_renamed_not_placed():
-    assert card_kind(["sure BJ 0.65"], "BJ", renamed=True) == "renamed"
-    assert card_kind(["sure SJ 0.81"], "BJ", renamed=True) == "misread"
+    assert card_kind([ReadOn("sure", "BJ", 0.65)], "BJ", renamed=True) == "renamed"
+    assert card_kind([ReadOn("sure", "SJ", 0.81)], "BJ", renamed=True) == "misread"
 
 
 def test_wrong_seats_tell_a_deck_fix_rename_from_a_placement():
@@ -75,9 +79,9 @@ def test_what_lies_on_each_shown_index_of_a_card():
     reads = IndexReads([Detection("6d", tuple(_box(_k("6h"))), 0.9)],
                        [Detection("Tc", tuple(_box(_k("Tc"))), 0.4)])
     meta, groups = _meta(hidden="Jc"), read_groups(reads)
-    assert what_lies_on(meta, 0, "6h", groups) == ["sure 6d 0.90"]
-    assert what_lies_on(meta, 0, "Tc", groups) == ["unsure Tc 0.40"]
-    assert what_lies_on(meta, 0, "9c", groups) == ["nothing"]
+    assert what_lies_on(meta, 0, "6h", groups) == [ReadOn("sure", "6d", 0.9)]
+    assert what_lies_on(meta, 0, "Tc", groups) == [ReadOn("unsure", "Tc", 0.4)]
+    assert what_lies_on(meta, 0, "9c", groups) == [None]
     assert what_lies_on(meta, 0, "Jc", groups) == []
 
 
