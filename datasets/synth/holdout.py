@@ -62,12 +62,8 @@ class HeldOutError(ValueError):
     """A held-out design was asked for where a training set is being made."""
 
 
-def is_held_out_design(name: str) -> bool:
-    """Whether a design is kept out of training (held out for the report, or for decisions)."""
-    return name in HELD_OUT_DESIGNS or name in DECISION_DESIGNS
-
-
 def split_of_design(name: str) -> Split:
+    """The split a design belongs to: only `TRAIN`'s are ever rendered into what shapes a model."""
     if name in DECISION_DESIGNS:
         return Split.DECIDE
     return Split.HELD_OUT if name in HELD_OUT_DESIGNS else Split.TRAIN

@@ -14,7 +14,7 @@ from datasets.synth.holdout import (
     check_designs,
     designs_for,
     fonts_for,
-    is_held_out_design,
+    split_of_design,
 )
 
 STORED = ("cardsjs", "gnome-anglo", "gnome-bellot", "gnome-tigullio", "kde-dondorf", "kde-gm-paris",
@@ -51,7 +51,7 @@ def test_a_training_set_refuses_a_held_out_design_by_name():
 
 @pytest.mark.parametrize("split", [Split.TRAIN, Split.HELD_OUT])
 def test_the_decision_design_is_neither_trained_on_nor_reported(split):
-    assert "kde-gm-paris" in DECISION_DESIGNS and is_held_out_design("kde-gm-paris")
+    assert "kde-gm-paris" in DECISION_DESIGNS and split_of_design("kde-gm-paris") is Split.DECIDE
     with pytest.raises(HeldOutError, match="kde-gm-paris"):
         check_designs(split, ("kde-gm-paris",))
 
