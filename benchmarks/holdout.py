@@ -88,12 +88,17 @@ class Deal:
             + ("-" + "+".join(self.designs) if self.designs else "")
 
 
+def _fetched(split: Split, four_corners: bool) -> tuple[str, ...]:
+    """The fetched designs of `split` that print all four corners (`four_corners`), or the others."""
+    return tuple(n for n in designs_for(split, stored_names()) if load(n).four_corners == four_corners)
+
+
 def designs_named(split: Split, prefixes: str, four_corners: bool = False) -> tuple[str, ...]:
     """The fetched designs of `split` whose names start with one of the comma-separated `prefixes`
     ("kde" names KDE's decks), those printing all four corners with `four_corners` and the others
     without; a `ValueError` naming the split's designs when none does."""
     wanted = [p for p in prefixes.split(",") if p]
-    have = tuple(n for n in designs_for(split, stored_names()) if load(n).four_corners == four_corners)
+    have = _fetched(split, four_corners)
     found = tuple(n for n in have if any(n.startswith(p) for p in wanted))
     if not found:
         raise ValueError(f"no {split.value} design starts with {', '.join(wanted)}: the split has "
@@ -107,8 +112,7 @@ def deal_for(split: Split, deal: Deal) -> Deal:
     its designs alone (those that print all four corners with `deal.four_corners`, else the others)."""
     if split is not Split.DECIDE or deal.designs:
         return deal
-    designs = tuple(n for n in designs_for(split, stored_names())
-                    if load(n).four_corners == deal.four_corners)
+    designs = _fetched(split, deal.four_corners)
     if not designs:
         raise ValueError("no decision design is fetched (`python -m datasets.faces` fetches them)")
     return replace(deal, designs=designs)
