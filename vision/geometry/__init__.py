@@ -30,7 +30,8 @@ its weights in `score.Weights`) decides:
    cards no seat shows go where a faint read resembles one of them, or to the one row they can
    only belong to.
 6. `problems`: wrong counts, duplicates, changes, low confidence (a low top score, or a runner-up
-   close behind on either corner), an undecided side, cards in no seat. Nothing is guessed silently.
+   close behind on either corner), an undecided side, a row whose cards run across its seat's rows,
+   cards in no seat. Nothing is guessed silently.
 """
 
 from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig, name_rows

@@ -37,6 +37,10 @@ class GeometryConfig:
     # a seat alone whose counts read alike both ways round is turned the way its rows are straighter
     # by more than this (the widest row's spread of anchors across it)
     spread_margin: float = 1.0
+    # a row whose cards spread more than this across the seat's rows (index heights) and line up
+    # across them rather than along them is flagged (`problems._row_line_problems`): a player lays a
+    # row along the seat, and perspective or a fan turns it by a few tens of degrees at most
+    row_across: float = 1.5
     # turns (degrees) of the direction a seat's rows are split along, tried when the fitted one does
     # not give 3/5/5: the one closest to 3/5/5 is kept (on a tie, the smaller turn)
     split_turns: tuple[float, ...] = (2.0, -2.0, 4.0, -4.0, 6.0, -6.0, 8.0, -8.0)

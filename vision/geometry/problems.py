@@ -10,7 +10,7 @@ import numpy as np
 
 from ..classes import CLASS_INDEX, SUIT_SIGNS
 from ..types import Problem, SeatRead
-from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig
+from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig, name_rows
 from .corners import _corner_offset_of, _covered, _pair_unit
 from .deck import FIVE_PLAYER_DECK, _runner_up, added_suit, deck_capacity
 from .parts import SeatFrame, _Card
@@ -39,8 +39,8 @@ def table_problems(
 ) -> list[Problem]:
     """Every problem but the orphans', in the order a player reads them: counts, side, the deck's."""
     return (_count_problems(t, seats) + _orientation_problems(t, width, height, scale)
-            + _deck_problems(t, left_out, changed, cfg) + _same_card_problems(t, cfg)
-            + _unsure_problems(t, cfg))
+            + _row_line_problems(t, cfg) + _deck_problems(t, left_out, changed, cfg)
+            + _same_card_problems(t, cfg) + _unsure_problems(t, cfg))
 
 
 def added_suit_hint(names: list[str], deck: int) -> Problem | None:
@@ -88,6 +88,32 @@ def _orientation_problems(t: Seated, width: int, height: int, scale: float) -> l
             out.append(Problem("orientation", f"{t.seat_reads[number].name}: the photo cuts the seat off "
                                "and its corners do not show which side the player sits: rows may "
                                "be swapped", number))
+    return out
+
+
+def _row_line_problems(t: Seated, cfg: GeometryConfig) -> list[Problem]:
+    """Rows whose cards line up across the seat's rows rather than along them.
+
+    A row's cards lie along the seat's row direction (`SeatFrame.right`), tilted a little by
+    perspective or a fanned hand. When a seat's cut takes in a column of a neighbouring seat's cards,
+    or the rows are split across the cards, a "row" can still come to 3 or 5 cards and the seat to
+    3/5/5, with nothing else to show it: its cards then run more across the seat than along it (the
+    line through them closer to `down` than to `right`), over more than `cfg.row_across` index heights.
+    """
+    out: list[Problem] = []
+    for number, fi in enumerate(t.order):
+        fr, _, _ = t.frames[fi]
+        unit = max(fr.scale, 1e-9)
+        for name, row in zip(name_rows([len(r) for r in fr.rows]), fr.rows, strict=True):
+            pts = np.array([fr.anchors[j] for j in row
+                            if not fr.members[j].gone and id(fr.members[j]) not in t.gone]).reshape(-1, 2)
+            if len(pts) < 2 or float(np.ptp(pts @ fr.down)) <= cfg.row_across * unit:
+                continue
+            axis = np.linalg.svd(pts - pts.mean(0), full_matrices=False)[2][0]
+            if abs(float(axis @ fr.down)) > abs(float(axis @ fr.right)):
+                out.append(Problem("row_line", f"{t.seat_reads[number].name} {name}: its cards lie across "
+                                   "the seat's rows, not along one: the row may hold another seat's "
+                                   "cards or another row's", number, name))
     return out
 
 

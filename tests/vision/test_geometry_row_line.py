@@ -1,0 +1,57 @@
+"""A seat that comes to 3/5/5 with a neighbour's cards in a row must still be flagged.
+
+Pinned on the reads of one rendered photo (`tests/data/vision/reads_9191_000001.json`: the shipped
+reader's sure and unsure reads, with the photo's true rows): a side seat's head, a column of three
+cards, was cut into the seat above it, whose own cards shifted rows so that it read 13 cards in
+3/5/5 with no problem named. Its "head" runs across that seat's rows, not along them."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+import vision
+from vision.detector import IndexReads
+from vision.types import Detection
+
+FIXTURE = Path(__file__).parent.parent / "data" / "vision" / "reads_9191_000001.json"
+ROWS = ("head", "middle", "tail")
+
+
+def _read():
+    fx = json.loads(FIXTURE.read_text())
+
+    def dets(rows):
+        return [Detection(r["card"], tuple(r["box"]), r["confidence"], np.array(r["scores"], np.float32))
+                for r in rows]
+
+    table = vision.table_of(IndexReads(dets(fx["sure"]), dets(fx["unsure"])), fx["width"], fx["height"])
+    return fx["truth"], table
+
+
+def _true_rows(truth: dict, seat) -> dict[str, Counter]:
+    """The rows of the true seat that shares most cards with the read `seat`."""
+    cards = Counter(c.card for c in seat.cards)
+    best = max(truth.values(), key=lambda t: sum((Counter(sum(t.values(), [])) & cards).values()))
+    return {r: Counter(best[r]) for r in ROWS}
+
+
+def _wrong_rows(truth: dict, table) -> set[tuple[int, str]]:
+    return {(s.seat, r) for s in table.seats for r in ROWS
+            if Counter(c.card for c in getattr(s, r)) != _true_rows(truth, s)[r]}
+
+
+def test_every_seat_read_wrong_is_flagged():
+    truth, table = _read()
+    wrong = {seat for seat, _ in _wrong_rows(truth, table)}
+    flagged = {p.seat for p in table.problems}
+    assert wrong and wrong <= flagged, (wrong, [(p.kind, p.seat, p.row) for p in table.problems])
+
+
+def test_a_row_across_the_seat_is_named_and_rows_read_right_are_not():
+    truth, table = _read()
+    across = {(p.seat, p.row) for p in table.problems if p.kind == "row_line"}
+    assert across and across <= _wrong_rows(truth, table), across
