@@ -64,8 +64,12 @@ DEFAULT_LONE_FLOOR = 0.005
 # Two reads of the same card whose boxes come this close (a share of the smaller box's longer side)
 # are one index read twice: a box on its rank and one on its pip, or one shifted half off it. Two
 # printed indices of one card never lie that close (a card's corners are a card apart), and two
-# copies of a card in a multi-deck game would have to overlap to be folded.
+# copies of a card in a multi-deck game would have to overlap to be folded. Two whole indices side by
+# side (`side_by_side`) are not folded: a tight fan shows its cards' indices so, and there one of
+# the two is a misread that the one-deck fix (`vision.geometry.deck`) renames, where a fold would
+# lose the card read right whenever the misread was the surer.
 SAME_CARD_MARGIN = 0.25
+ELONGATED = 1.5  # an index box's long side over its short side: rank above suit
 MAX_PROPOSALS = 1000  # boxes handed to the second stage per photo (~150 a 640 photo at box_conf 0.001)
 # A read under the operating threshold but at least this sure (and not background) is kept aside as
 # unsure: the geometry takes it only where a seat's rows lack a card and it lies on a row's line
@@ -133,9 +137,12 @@ def drop_same_card_neighbours(boxes: np.ndarray, scores: np.ndarray, cards: np.n
     """Indices, best first, of the reads kept when a read of the same card as a surer kept one lies
     within `margin` (of the smaller box's longer side) of it.
 
-    >>> b = np.array([[0, 0, 10, 20], [12, 2, 22, 22], [30, 0, 40, 20], [12, 30, 22, 50]], np.float32)
+    >>> b = np.array([[0, 0, 10, 20], [0, 22, 10, 32], [30, 0, 40, 20], [12, 30, 22, 50]], np.float32)
     >>> drop_same_card_neighbours(b, np.array([0.9, 0.8, 0.7, 0.6]), np.array([5, 5, 5, 7])).tolist()
     [0, 2, 3]
+    >>> b[1] = [12, 2, 22, 22]  # a whole index beside it, as in a fan: kept (`side_by_side`)
+    >>> drop_same_card_neighbours(b, np.array([0.9, 0.8, 0.7, 0.6]), np.array([5, 5, 5, 7])).tolist()
+    [0, 1, 2, 3]
     """
     b = boxes.astype(np.float64)
     side = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])
@@ -147,11 +154,32 @@ def drop_same_card_neighbours(boxes: np.ndarray, scores: np.ndarray, cards: np.n
             pad = margin * np.minimum(side[i], side[k])
             gap_x = np.maximum(b[i, 0], b[k, 0]) - np.minimum(b[i, 2], b[k, 2])
             gap_y = np.maximum(b[i, 1], b[k, 1]) - np.minimum(b[i, 3], b[k, 3])
-            if ((gap_x < pad) & (gap_y < pad)).any():
+            if ((gap_x < pad) & (gap_y < pad) & ~side_by_side(b[i], b[k])).any():
                 continue
         keep.append(int(i))
         kept_of.setdefault(int(cards[i]), []).append(int(i))
     return np.asarray(keep, int)
+
+
+def side_by_side(box: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """Which of `others` (K x 4) lie beside `box` as a fanned row's next index does: both whole
+    indices elongated the same way (long side `ELONGATED` times the short), apart across their
+    short sides, and alongside each other over half the shorter one's long side. A box on an index's
+    rank beside one on its pip lies along the long side; a box shifted half off an index overlaps it.
+
+    >>> others = np.array([[11, 2, 21, 32], [0, 31, 10, 61], [5, 0, 15, 30], [11, 0, 31, 10]], float)
+    >>> side_by_side(np.array([0, 0, 10, 30.0]), others).tolist()
+    [True, False, False, False]
+    """
+    others = np.atleast_2d(others)
+    w, h = box[2] - box[0], box[3] - box[1]
+    ow, oh = others[:, 2] - others[:, 0], others[:, 3] - others[:, 1]
+    tall = (h >= ELONGATED * w) & (oh >= ELONGATED * ow)
+    wide = (w >= ELONGATED * h) & (ow >= ELONGATED * oh)
+    over_x = np.minimum(box[2], others[:, 2]) - np.maximum(box[0], others[:, 0])
+    over_y = np.minimum(box[3], others[:, 3]) - np.maximum(box[1], others[:, 1])
+    return ((tall & (over_x <= 0) & (over_y >= 0.5 * np.minimum(h, oh)))
+            | (wide & (over_y <= 0) & (over_x >= 0.5 * np.minimum(w, ow))))
 
 
 def _load_classifier(option: str | Path | IndexClassifier, model_path: Path | None,

@@ -20,7 +20,15 @@ import pytest
 from PIL import Image
 
 from vision.classifier import CLASSIFIER_NAMES
-from vision.detector import DEDUPE_CONTAINED, Detector, ModelMismatchError, ModelMissingError, drop_contained
+from vision.detector import (
+    DEDUPE_CONTAINED,
+    Detector,
+    ModelMismatchError,
+    ModelMissingError,
+    drop_contained,
+    drop_same_card_neighbours,
+    side_by_side,
+)
 from vision.proposer import ScaleConfig, nms
 from vision.regions import RegionConfig
 from vision.yolo_head import OUTPUTS, REG_MAX, anchor_grid
@@ -373,3 +381,32 @@ def test_the_onnx_stand_in_loads_with_the_classifier_from_the_environment(monkey
         assert reads and all(d.card == square[3] for d in reads)
     assert all(any(on(d, square) for square in squares) for d in dets)
     assert det.detect(np.full((64, 96, 3), 255, np.uint8)) == []
+
+
+# An upright index box 10 wide, 30 tall at the origin, and where a second read of the same card lies.
+SIDE_BY_SIDE_CASES = [
+    ("the next index of a fan, touching", [10, 0, 20, 30], True),
+    ("the next index of a fan, a little lower", [12, 8, 22, 38], True),
+    ("a sideways fan: wide boxes one above the other", None, True),
+    ("a box on the pip below the rank", [0, 31, 10, 45], False),
+    ("a box shifted half off the index", [5, 0, 15, 30], False),
+    ("a squarish box beside it (half an index)", [11, 0, 25, 14], False),
+    ("beside it but mostly above or below", [11, 20, 21, 50], False),
+]
+
+
+@pytest.mark.parametrize(("what", "other", "expected"), SIDE_BY_SIDE_CASES,
+                         ids=[c[0] for c in SIDE_BY_SIDE_CASES])
+def test_side_by_side(what, other, expected):
+    box = np.array([0, 0, 10, 30.0])
+    if other is None:  # the same pair turned a quarter: x and y swapped
+        box, other = np.array([0, 0, 30, 10.0]), [0, 11, 30, 21]
+    assert side_by_side(box, np.array([other], float)).tolist() == [expected]
+
+
+def test_a_fan_keeps_both_reads_of_one_name_for_the_deck_fix():
+    """Two whole indices side by side read as one card (one of them misread) both stay; a box on the
+    same index's pip read the same is folded into the surer read."""
+    boxes = np.array([[0, 0, 10, 30], [11, 0, 21, 30], [0, 31, 10, 45]], np.float32)
+    kept = drop_same_card_neighbours(boxes, np.array([0.92, 0.86, 0.7]), np.array([3, 3, 3]))
+    assert kept.tolist() == [0, 1]
