@@ -37,7 +37,7 @@ def table_problems(
     t: Seated, seats: int | None, width: int, height: int, scale: float,
     left_out: list[tuple[_Card, tuple[int, str, int]]], changed: list[_Card], cfg: GeometryConfig,
 ) -> list[Problem]:
-    """Every problem but the orphans', in the order a player reads them: counts, side, the deck's."""
+    """Every problem but the orphans', in the order a player reads them: counts, side, rows, the deck's."""
     return (_count_problems(t, seats) + _orientation_problems(t, width, height, scale)
             + _row_line_problems(t, cfg) + _deck_problems(t, left_out, changed, cfg)
             + _same_card_problems(t, cfg) + _unsure_problems(t, cfg))
