@@ -9,6 +9,7 @@ from appui import choices, engine, findings, photo_pick, seats, state
 from appui.table import read_seat
 from tests.app.conftest import SAMPLE
 from tests.app.readers import scores
+from tests.vision.test_geometry_row_line import read_pinned_table
 from vision.classes import CLASS_INDEX, CLASS_NAMES
 
 ROWS = ("head", "middle", "tail")
@@ -75,6 +76,16 @@ def test_a_short_row_and_a_typo_are_in_the_line() -> None:
     seat = read_seat("A", {"head": "As Kd", "middle": "Th Jc Qc Kx Ad", "tail": "2h 2s 2c 8d 8h"})
     line = findings.seat_findings(seat, findings.where_else([seat]), [], {}, LUOSONG).line or ""
     assert "head: 2 cards, needs 3" in line and "Kx" in line
+
+
+def test_a_row_the_reader_doubts_is_named_in_the_line() -> None:
+    """A problem about a row and no one card (the reader's `row_line`) keeps the row's name once the
+    seat prefix is dropped."""
+    _, table = read_pinned_table()
+    problem = next(p for p in table.problems if p.kind == "row_line")
+    seat = read_seat("A", {r: " ".join(c.card for c in getattr(table.seats[problem.seat], r)) for r in ROWS})
+    line = findings.seat_findings(seat, findings.where_else([seat]), [problem.to_json()], {}, LUOSONG).line
+    assert line is not None and f"the {problem.row}'s cards lie across the seat's rows" in line
 
 
 def test_the_matching_turn_needs_a_layout_that_tells_the_sides_apart() -> None:

@@ -21,7 +21,7 @@ FIXTURE = Path(__file__).parent.parent / "data" / "vision" / "reads_9191_000001.
 ROWS = ("head", "middle", "tail")
 
 
-def _read():
+def read_pinned_table():
     fx = json.loads(FIXTURE.read_text())
 
     def dets(rows):
@@ -45,13 +45,13 @@ def _wrong_rows(truth: dict, table) -> set[tuple[int, str]]:
 
 
 def test_every_seat_read_wrong_is_flagged():
-    truth, table = _read()
+    truth, table = read_pinned_table()
     wrong = {seat for seat, _ in _wrong_rows(truth, table)}
     flagged = {p.seat for p in table.problems}
     assert wrong and wrong <= flagged, (wrong, [(p.kind, p.seat, p.row) for p in table.problems])
 
 
 def test_a_row_across_the_seat_is_named_and_rows_read_right_are_not():
-    truth, table = _read()
+    truth, table = read_pinned_table()
     across = {(p.seat, p.row) for p in table.problems if p.kind == "row_line"}
     assert across and across <= _wrong_rows(truth, table), across

@@ -111,7 +111,7 @@ def _row_line_problems(t: Seated, cfg: GeometryConfig) -> list[Problem]:
                 continue
             axis = np.linalg.svd(pts - pts.mean(0), full_matrices=False)[2][0]
             if abs(float(axis @ fr.down)) > abs(float(axis @ fr.right)):
-                out.append(Problem("row_line", f"{t.seat_reads[number].name} {name}: its cards lie across "
+                out.append(Problem("row_line", f"{t.seat_reads[number].name}: the {name}'s cards lie across "
                                    "the seat's rows, not along one: the row may hold another seat's "
                                    "cards or another row's", number, name))
     return out
