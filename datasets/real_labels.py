@@ -69,9 +69,9 @@ class UnlabelledCard:
 
 
 #: Found by viewing every card the shipped reader shows (the cards of `vision.table_of`, as the app
-#: reads a photo) that the photo's checked labels leave out, on both halves: 17 cards, of which these
-#: are printed in the photo (an index in view, its pips or figure agreeing); the rest are chips of a
-#: keyboard, a game box, and misread indices of labelled cards.
+#: reads a photo) that the photo's checked labels leave out, on both halves: these are printed in the
+#: photo (an index in view, its pips or figure agreeing); the others are chips of a keyboard, a game
+#: box, and misread indices of labelled cards.
 UNLABELLED: tuple[UnlabelledCard, ...] = (
     UnlabelledCard("IMG_20220921_193954_jpg.rf.3b8349963a4bc467379c44165b108bdd", "Ac",
                    (433.1, 60.3, 509.0, 137.4), "an upside-down A over a club; the card's top out of view"),
@@ -83,6 +83,11 @@ UNLABELLED: tuple[UnlabelledCard, ...] = (
                    (3.6, 45.8, 24.9, 79.5), "a 10 over a club on a card cut by the photo's left edge"),
     UnlabelledCard("IMG_20220921_200231_jpg.rf.c70533d07806a1113cb80b1f5a644e00", "2s",
                    (559.9, 14.8, 613.0, 56.9), "a 2 beside a spade on a card cut by the photo's top edge"),
+    UnlabelledCard("WIN_20240627_17_15_49_Pro_jpg.rf.f20e39a802708a80368864592a2f2197", "Js",
+                   (0.0, 367.4, 25.6, 423.5), "a J over a spade on a jack cut by the photo's left edge (the "
+                   "labels name the kings and queens, none of the jacks beside them)"),
+    UnlabelledCard("WIN_20240627_17_15_55_Pro_jpg.rf.7fe229ccda051a33f3b693a2781e6545", "Js",
+                   (0.0, 387.5, 14.6, 436.5), "the same jack, a moment later"),
     UnlabelledCard("WIN_20240627_17_16_09_Pro_jpg.rf.28b3871551990dbfcce8df85bfd96581", "Qc",
                    (103.0, 0.0, 126.9, 22.9), "a Q over a club on a queen cut by the photo's top edge"),
     UnlabelledCard("WIN_20240627_17_16_14_Pro_jpg.rf.8e40d3e86e82c39e53e514ce7e5dd91c", "Qc",
