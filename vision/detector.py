@@ -66,8 +66,9 @@ DEFAULT_LONE_FLOOR = 0.005
 # printed indices of one card never lie that close (a card's corners are a card apart), and two
 # copies of a card in a multi-deck game would have to overlap to be folded. Two whole indices side by
 # side (`side_by_side`) are not folded: a tight fan shows its cards' indices so, and there one of
-# the two is a misread that the one-deck fix (`vision.geometry.deck`) renames, where a fold would
-# lose the card read right whenever the misread was the surer.
+# the two is a misread that the one-deck fix (`vision.geometry.deck`) weighs against the other,
+# renamed in a hand or left out among loose cards, where a fold would lose the card read right
+# whenever the misread was the surer.
 SAME_CARD_MARGIN = 0.25
 ELONGATED = 1.5  # an index box's long side over its short side: rank above suit
 MAX_PROPOSALS = 1000  # boxes handed to the second stage per photo (~150 a 640 photo at box_conf 0.001)
