@@ -111,10 +111,15 @@ def _row_line_problems(t: Seated, cfg: GeometryConfig) -> list[Problem]:
                 continue
             axis = np.linalg.svd(pts - pts.mean(0), full_matrices=False)[2][0]
             if abs(float(axis @ fr.down)) > abs(float(axis @ fr.right)):
-                out.append(Problem("row_line", f"{t.seat_reads[number].name}: the {name}'s cards lie across "
-                                   "the seat's rows, not along one: the row may hold another seat's "
-                                   "cards or another row's", number, name))
+                out.append(row_line_problem(t.seat_reads[number].name, number, name))
     return out
+
+
+def row_line_problem(seat_name: str, seat: int, row: str) -> Problem:
+    """The `row_line` problem of a seat's row, worded so that the row is named once the app drops the
+    "Seat N:" prefix it shows the seat by."""
+    return Problem("row_line", f"{seat_name}: the {row}'s cards lie across the seat's rows, not along one: "
+                   "the row may hold another seat's cards or another row's", seat, row)
 
 
 def _deck_problems(
