@@ -21,7 +21,8 @@ FIXTURE = Path(__file__).parent.parent / "data" / "vision" / "reads_9191_000001.
 ROWS = ("head", "middle", "tail")
 
 
-def read_pinned_table():
+def _read():
+    """The photo's true rows (by true seat) and its `TableRead` from the pinned reads, as the app reads."""
     fx = json.loads(FIXTURE.read_text())
 
     def dets(rows):
@@ -60,7 +61,7 @@ def _foreign_rows(truth: dict, table) -> set[tuple[int, str]]:
 
 
 def test_every_seat_read_wrong_is_flagged():
-    truth, table = read_pinned_table()
+    truth, table = _read()
     wrong = {seat for seat, _ in _wrong_rows(truth, table)}
     flagged = {p.seat for p in table.problems}
     assert wrong <= flagged, (wrong, [(p.kind, p.seat, p.row) for p in table.problems])
@@ -69,6 +70,6 @@ def test_every_seat_read_wrong_is_flagged():
 def test_a_neighbours_row_cut_into_a_seat_is_named_and_rows_read_right_are_not():
     """Holds however the geometry reads the photo: a row made of another seat's row is named, and the
     flag lies on no row read right."""
-    truth, table = read_pinned_table()
+    truth, table = _read()
     across = {(p.seat, p.row) for p in table.problems if p.kind == "row_line"}
     assert _foreign_rows(truth, table) <= across <= _wrong_rows(truth, table), across
