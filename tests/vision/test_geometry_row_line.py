@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 import vision
+from benchmarks.pipeline import match_seats
 from vision.detector import IndexReads
 from vision.types import Detection
 
@@ -22,7 +23,8 @@ ROWS = ("head", "middle", "tail")
 
 
 def _read():
-    """The photo's true rows (by true seat) and its `TableRead` from the pinned reads, as the app reads."""
+    """The photo's true rows (`benchmarks.pipeline.truth_of`'s form) and its `TableRead` from the pinned
+    reads, as the app reads."""
     fx = json.loads(FIXTURE.read_text())
 
     def dets(rows):
@@ -30,31 +32,35 @@ def _read():
                 for r in rows]
 
     table = vision.table_of(IndexReads(dets(fx["sure"]), dets(fx["unsure"])), fx["width"], fx["height"])
-    return fx["truth"], table
+    truth = {int(t): {r: Counter(cards) for r, cards in rows.items()} for t, rows in fx["truth"].items()}
+    return truth, table
 
 
-def _true_rows(truth: dict, seat) -> dict[str, Counter]:
-    """The rows of the true seat that shares most cards with the read `seat`."""
-    cards = Counter(c.card for c in seat.cards)
-    best = max(truth.values(), key=lambda t: sum((Counter(sum(t.values(), [])) & cards).values()))
-    return {r: Counter(best[r]) for r in ROWS}
+def _own_rows(truth: dict, table) -> dict[int, dict[str, Counter]]:
+    """Each read seat's true rows: those of the true seat matched to it by shared cards (`match_seats`,
+    as the benchmarks match them); none for a read seat no true seat is matched to."""
+    own = {s.seat: {r: Counter() for r in ROWS} for s in table.seats}
+    for t, j in zip(sorted(truth), match_seats(truth, table.seats), strict=True):
+        if j is not None:
+            own[table.seats[j].seat] = truth[t]
+    return own
 
 
 def _wrong_rows(truth: dict, table) -> set[tuple[int, str]]:
+    own = _own_rows(truth, table)
     return {(s.seat, r) for s in table.seats for r in ROWS
-            if Counter(c.card for c in getattr(s, r)) != _true_rows(truth, s)[r]}
+            if Counter(c.card for c in getattr(s, r)) != own[s.seat][r]}
 
 
 def _foreign_rows(truth: dict, table) -> set[tuple[int, str]]:
     """Rows of two or more cards that all belong to one row of a true seat other than the seat's own
-    (the true seat sharing most cards with it): another seat's row cut into this one."""
-    out = set()
+    (`_own_rows`): another seat's row cut into this one."""
+    own, out = _own_rows(truth, table), set()
     for s in table.seats:
-        own = _true_rows(truth, s)
         for r in ROWS:
             cards = Counter(c.card for c in getattr(s, r))
             if sum(cards.values()) >= 2 and any(
-                    not cards - Counter(rows[q]) and not cards & own[q]
+                    not cards - rows[q] and not cards & own[s.seat][q]
                     for rows in truth.values() for q in ROWS):
                 out.add((s.seat, r))
     return out
