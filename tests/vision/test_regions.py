@@ -184,4 +184,5 @@ def test_the_sample_photo_reads_the_same_with_and_without_regions():
         return [{row: sorted(c.card for c in cards) for row, cards in s.rows().items()}
                 for s in vision.read(SAMPLE, jokers=0, model=det).seats]
 
-    assert seats(det_on) == seats(det_off) and len(seats(det_on)) == 4
+    seats_on, seats_off = seats(det_on), seats(det_off)
+    assert seats_on == seats_off and len(seats_on) == 4
