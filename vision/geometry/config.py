@@ -22,6 +22,10 @@ class GeometryConfig:
     pair_typical: float = 3.5
     pair_box: tuple[float, float, float, float] = (1.0, 1.2, 3.8, 5.0)  # where any deck puts it
     pair_split: float = 1.2  # beyond this it is two cards (a 65-card deck's copies)
+    # a read of another name this near where a card's second corner shows may be that corner misread
+    # (`pairs.second_corner_reads`): a seat frame some 10 degrees off moves the corner ~0.7, a
+    # half-covered index's box centre ~0.3 more
+    second_corner_reach: float = 1.8
     line_sigma: float = 0.25  # spread of index centres around a row line
     row_gap: float = 0.8  # a gap larger than this between projections starts a new row
     attach: float = 1.0  # how far off a row line a stray card (or an unsure read) may be and still join it

@@ -160,11 +160,9 @@ def _corner_offset_of(
     return np.median(np.array(vs), axis=0) if len(vs) >= least else None
 
 
-def _corner_offset(
-    cards: list[_Card], frames: list[tuple[SeatFrame, list[int]]], scale: float, cfg: GeometryConfig
-) -> np.ndarray | None:
+def _corner_offset(cards: list[_Card], frames: list[tuple[SeatFrame, list[int]]]) -> np.ndarray | None:
     """Where a card's second index sits from its first (right, down; index heights): the median
-    over this photo's merged cards (the deck's design), or the usual layout when there are few."""
+    over this photo's merged cards (the deck's design); None with fewer than three."""
     vs = []
     for fr, g in frames:
         for i in g:

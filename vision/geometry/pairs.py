@@ -12,6 +12,7 @@ import numpy as np
 from .config import GeometryConfig
 from .corners import (
     _combine,
+    _covered,
     _detections,
     _pair_box_middle,
     _pair_possible,
@@ -102,3 +103,30 @@ def _split_impossible(cards: list[_Card], g: list[int], fr: SeatFrame, cfg: Geom
     for i in list(g):
         if not _pair_possible(cards[i], fr, cfg):
             _split(cards, g, i)
+
+
+def second_corner_reads(
+    cards: list[_Card], g: list[int], fr: SeatFrame, offset: np.ndarray, cfg: GeometryConfig,
+) -> list[tuple[int, int]]:
+    """(r, c): a seat's single-corner reads r that lie where another single-corner card c shows its
+    second corner (`offset` from c's index in the seat's frame, within `cfg.second_corner_reach` of
+    c's index heights, no card of c's row over that corner) under another name. Such a read is
+    mostly c's second corner misread (often half covered by the next row, and upside down to the
+    seat): the one-deck fix may fold it into c (`read._false_read_slots`) instead of renaming it to a
+    card no seat shows. A nearer row's index lying there is a candidate too; its own scores, which
+    give c's name next to nothing, keep it from folding."""
+    singles = [i for i in g
+               if not cards[i].gone and len(cards[i].points) == 1 and fr.anchor(cards[i]) is not None]
+    out = []
+    for c in singles:
+        a = fr.anchor(cards[c])
+        size = cards[c].size
+        corner = a + (offset[0] * fr.right + offset[1] * fr.down) * size
+        others = [p for m, p in zip(fr.members, fr.anchors, strict=True) if m is not cards[c]]
+        if _covered(a, others, fr, size, cfg, reach=float(offset[0]) + 0.4):
+            continue
+        for r in singles:
+            if r != c and cards[r].card != cards[c].card and cards[r].scores is not None:
+                if float(np.linalg.norm(cards[r].points[0] - corner)) <= cfg.second_corner_reach * size:
+                    out.append((r, c))
+    return out

@@ -77,7 +77,7 @@ def _place(
     # Same-card pairs must sit like the two corners of one card in the seat's frame (down and to the
     # right, the same way on every card). With two decks two copies of a card can sit like one card's
     # corners: each seat's pairs are then chosen by the reading they give (`pair_copies`).
-    offset = _corner_offset(cards, [(fr, g) for fr, g, _ in frames], scale, cfg)
+    offset = _corner_offset(cards, [(fr, g) for fr, g, _ in frames])
     for k, (fr, g, centre) in enumerate(frames):
         # a card exists once: split a same-card pair only if it cannot be one card, in a frame the
         # seat's rows fix (a few loose cards have no rows: their pairs' own corners are the evidence)

@@ -13,9 +13,10 @@ from collections import Counter
 
 import numpy as np
 
+from ..classes import CLASS_INDEX
 from ..types import Detection, Problem, ReadCard, SeatRead, TableRead
 from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig, name_rows
-from .corners import index_scale
+from .corners import SCORE_FLOOR, _corner_offset, _pair_box_middle, index_scale
 from .deck import (
     FIVE_PLAYER_DECK,
     FalseReadSlots,
@@ -26,6 +27,7 @@ from .deck import (
     one_copy_each,
 )
 from .fill import fill_from_unsure, row_hit
+from .pairs import second_corner_reads
 from .parts import SeatFrame, _Card
 from .place import best_placement
 from .problems import Seated, added_suit_hint, table_problems
@@ -75,7 +77,7 @@ def read_table(
     orphans = _attach_strays(cards, frames, [i for i in strays if id(cards[i]) not in false_ids], scale, cfg)
     centre = best.table_centre if best.table_centre is not None else np.zeros(2)
     order = _seat_order([f[2] for f in frames], centre)
-    seat_reads, seat_of, read_of = _seat_reads(cards, frames, order)
+    seat_reads, seat_of, read_of = _seat_reads(cards, frames, order, false_ids)
     left_out = _leave_out_false_reads(seat_reads, false, seat_of, read_of)
     gone = {id(c) for c, _ in left_out} | {id(cards[i]) for i in false_strays}
     live = [c for c in live if id(c) not in gone]
@@ -116,6 +118,8 @@ def _false_read_slots(
     one_deck = one_copy_each(deck)
     cap = deck_capacity(deck, extra_suit)
     counted = one_deck or extra_suit is not None  # a deck whose every card's count the reads know
+    offset = _corner_offset(cards, [(fr, g) for fr, g, _ in frames])
+    offset = _pair_box_middle(cfg) if offset is None else offset
     slots, seated = [], []
     for fr, g, _ in frames:
         live = [cards[i] for i in g if not cards[i].gone]
@@ -127,9 +131,16 @@ def _false_read_slots(
             slots.append(FalseReadSlots(ids, len(ids)))
         elif counted:
             slots += _repeat_slots(live, Counter(c.card for c in live), cap, cfg)
+            slots += [FalseReadSlots({id(cards[r])}, 1, below=_score_of(cards[r], cards[c].card))
+                      for r, c in second_corner_reads(cards, g, fr, offset, cfg)]
     stray = [cards[i] for i in strays]
     table = Counter(c.card for c in seated + stray)
     return slots + (_repeat_slots(stray, table, cap, cfg) if counted else [])
+
+
+def _score_of(c: _Card, name: str) -> float:
+    """The class score card `c`'s read gives `name` (floored: a fold is never free of doubt)."""
+    return max(float(c.scores[CLASS_INDEX[name]]), SCORE_FLOOR) if c.scores is not None else SCORE_FLOOR
 
 
 def _repeat_slots(cards: list[_Card], times: Counter, cap: dict[str, int], cfg: GeometryConfig
@@ -183,14 +194,17 @@ def _attach_strays(
 
 def _seat_reads(
     cards: list[_Card], frames: list[tuple[SeatFrame, list[int], np.ndarray]], order: list[int],
+    false_ids: set[int],
 ) -> tuple[list[SeatRead], dict[int, tuple[int, str]], dict[int, ReadCard]]:
-    """The seats as read, numbered in `order`; and, by card id, each card's seat and row and read."""
+    """The seats as read, numbered in `order`; and, by card id, each card's seat and row and read.
+    Which row is the head is told by the rows' counts without the false reads (`false_ids`), which
+    leave their rows after: a misread second corner that made both end rows 4 long leaves a 3."""
     seat_reads: list[SeatRead] = []
     seat_of: dict[int, tuple[int, str]] = {}
     read_of: dict[int, ReadCard] = {}
     for number, fi in enumerate(order):
         fr, g, _ = frames[fi]
-        names = name_rows([len(r) for r in fr.rows])
+        names = name_rows([sum(id(cards[g[j]]) not in false_ids for j in r) for r in fr.rows])
         sr = SeatRead(number, fr.orientation_deg)
         for name, row in zip(names, fr.rows, strict=True):
             target = getattr(sr, name)

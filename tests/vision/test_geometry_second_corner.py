@@ -1,0 +1,98 @@
+"""A card's second (bottom-right) corner read as another card: on a full table that card is read
+surely elsewhere too, and the one-deck fix must choose between renaming the stray corner to a card no
+seat shows and folding it into the card whose corner it lies on (`pairs.second_corner_reads`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from tests.vision.layouts import build_table, detections
+from tests.vision.table_checks import cards_right
+from vision.classes import CLASS_INDEX, CLASS_NAMES
+from vision.geometry import GeometryConfig, read_table
+from vision.geometry.pairs import second_corner_reads
+from vision.geometry.place import best_placement
+from vision.types import Detection
+
+
+def _two_corner_card(scene: dict, seat: int) -> int:
+    return next(i for i, c in enumerate(scene["cards"])
+                if c["seat"] == seat and all(ix["visible"] for ix in c["indices"]))
+
+
+def _misread_corner(
+    scene: dict, dets: list[Detection], i: int, as_card: str, p_true: float
+) -> list[Detection]:
+    """The detections with card i's bottom-right corner read surely as `as_card`, the true card given
+    `p_true` (as a half-covered, upside-down index is read)."""
+    box = tuple(float(v) for v in scene["cards"][i]["indices"][1]["box"])
+    p = np.full(len(CLASS_NAMES), 0.002, np.float32)
+    p[CLASS_INDEX[as_card]] = 0.8
+    p[CLASS_INDEX[scene["cards"][i]["card"]]] = p_true
+    return [replace(d, card=as_card, confidence=0.8, scores=p / p.sum()) if d.box == box else d for d in dets]
+
+
+def _scene_with_misread_corner(p_true: float) -> tuple[dict, list[Detection]]:
+    """A full four-seat table: seat 0's near-row last card (3s) shows both corners, its bottom-right
+    one read 0.8 as the 6h that seat 2 holds and `p_true` as itself; seat 0's second middle card (Td)
+    shows no index (read too unsurely). Every other index is read right. Seat 0 then reads 13."""
+    scene = build_table(4, seed=3, jitter=0.01)
+    i = _two_corner_card(scene, 0)
+    other = next(c["card"] for c in scene["cards"] if c["seat"] == 2)
+    hidden = [k for k, c in enumerate(scene["cards"]) if c["seat"] == 0 and c["row"] == "middle"][1]
+    assert (scene["cards"][i]["card"], other, scene["cards"][hidden]["card"]) == ("3s", "6h", "Td")
+    box = tuple(float(v) for v in scene["cards"][hidden]["indices"][0]["box"])
+    dets = _misread_corner(scene, detections(scene, seed=1), i, other, p_true)
+    return scene, [d for d in dets if d.box != box]
+
+
+def test_misread_second_corner_folds_into_its_card():
+    """The misread corner gives its own card 0.1: it is that card seen twice, left out (folded), not
+    renamed to the one card no seat shows (Td, which the corner gives 0.002) and put in a row as a
+    14th card's worth of trouble; Td then goes by elimination to the row that lacks it, flagged."""
+    scene, dets = _scene_with_misread_corner(0.1)
+    tr = read_table(dets, width=scene["width"], height=scene["height"])
+    assert cards_right(scene, tr), tr.problems
+    assert sorted(p.kind for p in tr.problems) == ["contested", "false_read", "inferred"], tr.problems
+
+
+def test_a_corner_that_never_reads_as_its_card_is_not_folded():
+    """The same corner giving its own card 1e-4: no evidence it is that card, so it is not folded; the
+    table does not read exactly, and says so."""
+    scene, dets = _scene_with_misread_corner(1e-4)
+    tr = read_table(dets, width=scene["width"], height=scene["height"])
+    assert not cards_right(scene, tr)
+    assert tr.problems
+
+
+def _frame_of(dets: list[Detection], seat_card: str):
+    placed = best_placement(dets, None, None, 0, 0, 1.0, GeometryConfig())
+    fr, g, _ = next(f for f in placed.frames if any(placed.cards[j].card == seat_card for j in f[1]))
+    return placed.cards, g, fr
+
+
+def test_second_corner_reads_finds_the_corner_and_nothing_else():
+    """(stray read, card whose second corner it lies on): the misread corner; not the same corner read
+    as its own card (merged as usual, no single corner), nor any card's corner that the next card of
+    its row covers."""
+    scene = build_table(4, seed=3, jitter=0.01)
+    i = _two_corner_card(scene, 0)
+    own = scene["cards"][i]["card"]
+    other = next(c["card"] for c in scene["cards"] if c["seat"] == 2)
+    offset = np.array([(CARD_BR[0] - CARD_TL[0]), (CARD_BR[1] - CARD_TL[1])]) / 22.0
+    # the middle row's index lying where the head's last card (Qs) would show its second corner,
+    # under the middle row, is a candidate too: its scores decide (`fix_with_deck`)
+    cases = [
+        (_misread_corner(scene, detections(scene, seed=1), i, other, 0.1), [(other, own), ("9c", "Qs")]),
+        (detections(scene, seed=1), [("9c", "Qs")]),
+    ]
+    for dets, want in cases:
+        cards, g, fr = _frame_of(dets, own)
+        got = [(cards[r].card, cards[c].card) for r, c in second_corner_reads(cards, g, fr, offset,
+                                                                             GeometryConfig())]
+        assert got == want
+
+
+CARD_TL, CARD_BR = (6.5, 14.0), (56.5, 74.0)  # index centres on a 63 x 88 card (`tests.vision.layouts`)
