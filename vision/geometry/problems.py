@@ -171,12 +171,15 @@ def _deck_problems(
 def _contested(
     t: Seated, left_out: list[tuple[_Card, tuple[int, str, int]]], changed: list[_Card], ratio: float,
 ) -> list[Problem]:
-    """The cards that kept a name the deck fix took from another read of it, when it was a close call.
+    """The cards whose name the deck fix could as well have swapped with a read it renamed.
 
     Of two reads of one card the fix renames the one whose loss costs least, but when the other way
     round (the keeper renamed to what the renamed one became) is at least `ratio` as probable, either
-    may be the misread (two jokers read as the same one at 84% and 74%): the keeper is flagged too. A
-    read left out as false is not renamed: `_deck_problems` flags its copy in another seat instead.
+    may be the misread (two jokers read as the same one at 84% and 74%): the keeper is flagged too.
+    So is a keeper of another name when the renamed read names the keeper's card about as well as
+    the keeper names the renamed one's (a Qs read Qc surely in one seat, the Qc read unsurely as a 3c
+    in another and renamed Qs: the two may be each other's card). A read left out as false is not
+    renamed: `_deck_problems` flags its copy in another seat instead.
     """
     out: list[Problem] = []
     gone = {id(c) for c, _ in left_out} | t.gone
@@ -185,16 +188,15 @@ def _contested(
         if id(c) in gone or c.changed_from or c.scores is None:
             continue
         for r in renamed:
-            if r.changed_from != c.card:
-                continue
             x, y = CLASS_INDEX[c.card], CLASS_INDEX[r.card]
             chosen = float(c.scores[x]) * float(r.scores[y])
             swapped = float(c.scores[y]) * float(r.scores[x])
             if swapped >= ratio * chosen:
                 s, row, where = _where(t, c)
-                out.append(Problem("contested", f"{where}: {c.card}, or {r.card}: another card read as "
-                                   f"{c.card} was renamed {r.card}, and either may be the misread",
-                                   s, row, c.card))
+                how = (f"another card read as {c.card} was renamed {r.card}" if r.changed_from == c.card else
+                       f"a read of {r.changed_from} was renamed {r.card} and may be the {c.card}")
+                out.append(Problem("contested", f"{where}: {c.card}, or {r.card}: {how}, and either may be "
+                                   "the misread", s, row, c.card))
                 break  # one flag a card, however many reads contest it
     return out
 
