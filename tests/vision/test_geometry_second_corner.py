@@ -8,10 +8,11 @@ from dataclasses import replace
 
 import numpy as np
 
-from tests.vision.layouts import build_table, detections
+from tests.vision.layouts import BR_INDEX, TL_INDEX, build_table, detections
 from tests.vision.table_checks import cards_right
 from vision.classes import CLASS_INDEX, CLASS_NAMES
 from vision.geometry import GeometryConfig, read_table
+from vision.geometry.corners import index_scale
 from vision.geometry.pairs import second_corner_reads
 from vision.geometry.place import best_placement
 from vision.types import Detection
@@ -68,7 +69,7 @@ def test_a_corner_that_never_reads_as_its_card_is_not_folded():
 
 
 def _frame_of(dets: list[Detection], seat_card: str):
-    placed = best_placement(dets, None, None, 0, 0, 1.0, GeometryConfig())
+    placed = best_placement(dets, None, None, 0, 0, index_scale(dets), GeometryConfig())
     fr, g, _ = next(f for f in placed.frames if any(placed.cards[j].card == seat_card for j in f[1]))
     return placed.cards, g, fr
 
@@ -81,7 +82,9 @@ def test_second_corner_reads_finds_the_corner_and_nothing_else():
     i = _two_corner_card(scene, 0)
     own = scene["cards"][i]["card"]
     other = next(c["card"] for c in scene["cards"] if c["seat"] == 2)
-    offset = np.array([(CARD_BR[0] - CARD_TL[0]), (CARD_BR[1] - CARD_TL[1])]) / 22.0
+    # the layouts' own corner offset: index centre to index centre, in index heights
+    centre = lambda b: np.add(b[:2], b[2:]) / 2  # noqa: E731
+    offset = (centre(BR_INDEX) - centre(TL_INDEX)) / (TL_INDEX[3] - TL_INDEX[1])
     # the middle row's index lying where the head's last card (Qs) would show its second corner,
     # under the middle row, is a candidate too: its scores decide (`fix_with_deck`)
     cases = [
@@ -93,6 +96,3 @@ def test_second_corner_reads_finds_the_corner_and_nothing_else():
         got = [(cards[r].card, cards[c].card) for r, c in second_corner_reads(cards, g, fr, offset,
                                                                              GeometryConfig())]
         assert got == want
-
-
-CARD_TL, CARD_BR = (6.5, 14.0), (56.5, 74.0)  # index centres on a 63 x 88 card (`tests.vision.layouts`)
