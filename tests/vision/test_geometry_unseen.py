@@ -263,3 +263,21 @@ def test_a_read_in_no_seat_repeating_a_seated_card_is_no_card_and_leaves_the_uns
     said = [(p.kind, p.card) for p in tr.problems if p.kind not in ("inferred",)]
     assert said == [("false_read", held)]
     assert [(p.kind, p.card) for p in tr.problems if p.kind == "inferred"] == [("inferred", gone[0]["card"])]
+
+
+@pytest.mark.parametrize("n_seats", [1, 4])
+def test_a_card_read_surely_at_its_second_corner_goes_where_its_unsure_top_left_lies(n_seats):
+    """The middle row's last card shows its bottom-right index on the tail's line, read surely; its
+    top-left index, a card diagonal up and to the left, only unsurely. With two middle cards and a
+    tail card hidden the rows count 3/2/5 with the card in the tail and 3/3/4 with it in the middle:
+    the counts tie, and the unsure read says where the card's top-left is, so it goes there."""
+    scene = build_table(n_seats, seed=13)
+    cards = {(c["row"], c["position"]): c for c in scene["cards"] if c["seat"] == 0}
+    last = cards[("middle", 4)]
+    last["indices"][1]["visible"] = True  # a row's last card: its second corner in view
+    top_left = tuple(last["indices"][0]["box"])
+    gone = [top_left] + [tuple(ix["box"]) for k in (("middle", 1), ("middle", 2), ("tail", 2))
+                         for ix in cards[k]["indices"]]
+    dets = [d for d in detections(scene) if not any(d.box == pytest.approx(b) for b in gone)]
+    tr = read_table(dets, unsure=[Detection(last["card"], top_left, 0.45)])
+    assert last["card"] in [c.card for c in tr.seats[read_seat(0, n_seats)].middle]

@@ -35,7 +35,8 @@ def fill_from_unsure(
 
     Within `cfg.pair_max` of a one-corner read of the same card it is that card's, not a card
     missing: the card is placed at whichever of its two reads puts its seat nearer 3/5/5 (a joker's
-    art read surely as the joker, the joker's own index only unsurely: the art lies a row off)."""
+    art read surely as the joker, the joker's own index only unsurely: the art lies a row off), at
+    its top-left one where the counts tie (`_move_if_nearer`)."""
     added: list[_Card] = []
     for d in sorted(unsure, key=lambda d: -d.confidence):
         p = np.array(d.center)
@@ -64,16 +65,21 @@ def fill_from_unsure(
 
 def _move_if_nearer(fr: SeatFrame, card: _Card, d: Detection, row: int) -> None:
     """Move a one-corner card of `fr` to the read `d` (on row `row`) when its seat's counts come
-    nearer 3/5/5 that way."""
+    nearer 3/5/5 that way, or as near when `d` lies up and to the left of it, more than an index
+    height up: then `d` is the card's top-left index, its anchor, and the sure read its second
+    corner (a row's last card shows it, often on the next row's line)."""
     j = next((k for k, m in enumerate(fr.members) if m is card), None)
     if j is None or len(card.points) != 1:
         return
     now = next(r for r, members in enumerate(fr.rows) if j in members)
     counts = [len(r) for r in fr.rows]
     moved = [n - (k == now) + (k == row) for k, n in enumerate(counts)]
-    if now == row or count_error(moved) >= count_error(counts):
-        return
     p = np.array(d.center)
+    step = p - card.points[0]
+    top_left = float(step @ fr.down) < -fr.scale and float(step @ fr.right) < 0
+    if now == row or count_error(moved) > count_error(counts) or (
+            count_error(moved) == count_error(counts) and not top_left):
+        return
     fr.rows[now].remove(j)
     fr.anchors[j] = p
     fr.rows[row].append(j)
