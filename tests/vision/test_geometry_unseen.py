@@ -265,6 +265,24 @@ def test_a_read_in_no_seat_repeating_a_seated_card_is_no_card_and_leaves_the_uns
     assert [(p.kind, p.card) for p in tr.problems if p.kind == "inferred"] == [("inferred", gone[0]["card"])]
 
 
+def test_a_faint_read_names_a_card_no_read_shows_at_a_table_of_three():
+    """Three seats of a 52-card deck leave 13 cards undealt, so the cards no read names are not the
+    hidden ones alone and nothing follows by elimination; but a faint read where a hand's row lacks a
+    card, giving most of its scores over those cards to one of them, is taken as it (flagged). A
+    faint read that ranks no card unread first places nothing."""
+    scene = build_table(3, seed=10)
+    gone, dets = _hidden(scene, {(1, "middle", 2)})
+    assert not any(p.kind == "inferred" for p in read_table(dets).problems)
+    on_table = next(c["card"] for c in scene["cards"] if c not in gone)
+    faint = _faint_at(gone[0], {on_table: 0.5, gone[0]["card"]: 0.05})
+    tr = read_table(dets, faint=[faint])
+    assert got(tr) == truth_as_read(scene)
+    assert [(p.kind, p.seat, p.row, p.card) for p in tr.problems] == [
+        ("inferred", read_seat(1, 3), "middle", gone[0]["card"])]
+    doubtful = _faint_at(gone[0], {on_table: 0.5})
+    assert not any(p.kind == "inferred" for p in read_table(dets, faint=[doubtful]).problems)
+
+
 @pytest.mark.parametrize("n_seats", [1, 4])
 def test_a_card_read_surely_at_its_second_corner_goes_where_its_unsure_top_left_lies(n_seats):
     """The middle row's last card shows its bottom-right index on the tail's line, read surely; its

@@ -14,8 +14,11 @@ Where a seat's rows lack that many cards, each unseen card belongs in one of the
   nothing is guessed.
 
 Every card placed this way is flagged (`inferred`): it rests on every other read being right. A
-table that is not one full deck (jokers, five seats, a card read twice, a seat over 13) is left
-as read.
+table of one 52-card deck that is not full (three seats, or a seat hidden: its cards in view read as
+orphans) still has a faint read on a hand's short row named, among the cards no read names at all
+(seated or not), when one of them takes that share: it cannot be a card already read. Nothing follows
+by elimination there. Other tables (jokers, a 65-card deck not full, a card read twice, a seat over
+13) are left as read.
 """
 
 from __future__ import annotations
@@ -41,15 +44,21 @@ def place_unseen(
     extra_suit: str | None = None,
 ) -> None:
     """Put the unseen cards of a full table (52 cards, or 65 with `extra_suit` added) where the faint
-    reads and the short rows say (see the module docstring); `order` maps each seat read to its
-    frame, `live` are the cards read (a faint read near one of them is that card's, not a missing
-    one)."""
+    reads and the short rows say, and at a 52-card table not full the cards no read names where a
+    faint read on a hand's short row says (see the module docstring); `order` maps each seat read to
+    its frame, `live` are the cards read, seated or not (a faint read near one of them is that card's,
+    not a missing one)."""
     unseen = _unseen(seat_reads, deck, extra_suit)
-    if not unseen:
-        return
     short = _short_rows(seat_reads)
-    if short is None or sum(short.values()) != len(unseen):
+    if short is None:
         return
+    full = bool(unseen) and sum(short.values()) == len(unseen)
+    if not full:
+        unseen = _not_read(live, deck)
+        short = {(k, row): n for (k, row), n in short.items()
+                 if len(seat_reads[k].cards) >= cfg.fill_min_seat}
+        if not unseen or not short:
+            return
     placed: list[_Card] = []
     for d, card, where in _likeliest(faint, unseen, frames, order, cfg):
         if card not in unseen or short.get(where, 0) == 0 or _taken([*live, *placed], card, d, cfg):
@@ -62,7 +71,17 @@ def place_unseen(
         unseen.remove(card)
         short[where] -= 1
         placed.append(_single(d))  # a second faint read on this spot is this card's
-    _by_elimination(seat_reads, unseen, short, problems)
+    if full:
+        _by_elimination(seat_reads, unseen, short, problems)
+
+
+def _not_read(live: list[_Card], deck: int) -> list[str]:
+    """A one-copy deck's cards no read names, seated or not (a table of fewer seats than the deck
+    deals, or a seat out of view); none for other decks."""
+    if deck != 52:
+        return []
+    seen = {c.card for c in live}
+    return [c for c in DECK52 if c not in seen]
 
 
 def _unseen(seat_reads: list[SeatRead], deck: int, extra_suit: str | None = None) -> list[str]:
