@@ -283,6 +283,21 @@ def test_a_faint_read_names_a_card_no_read_shows_at_a_table_of_three():
     assert not any(p.kind == "inferred" for p in read_table(dets, faint=[doubtful]).problems)
 
 
+def test_a_faint_read_names_a_joker_no_read_shows_at_a_table_dealt_from_the_54():
+    """Four seats dealt from the 54 with both jokers in, one in view and one hidden: the table is no
+    full 52, so nothing follows by elimination, but a faint read where the hidden joker's row lacks a
+    card, favouring that joker over the other cards no read names, names it there."""
+    scene = build_table(4, seed=10)
+    spot = {(c["seat"], c["row"], c["position"]): k for k, c in enumerate(scene["cards"])}
+    scene = renamed(renamed(scene, [spot[(0, "head", 0)]], "SJ"), [spot[(2, "middle", 1)]], "BJ")
+    gone, dets = _hidden(scene, {(2, "middle", 1)})
+    assert not any(p.kind == "inferred" for p in read_table(dets).problems)
+    on_table = next(c["card"] for c in scene["cards"] if c not in gone)
+    tr = read_table(dets, faint=[_faint_at(gone[0], {on_table: 0.5, "BJ": 0.05})])
+    assert got(tr) == truth_as_read(scene)
+    assert [(p.kind, p.card) for p in tr.problems] == [("inferred", "BJ")]
+
+
 @pytest.mark.parametrize("n_seats", [1, 4])
 def test_a_card_read_surely_at_its_second_corner_goes_where_its_unsure_top_left_lies(n_seats):
     """The middle row's last card shows its bottom-right index on the tail's line, read surely; its

@@ -14,11 +14,10 @@ Where a seat's rows lack that many cards, each unseen card belongs in one of the
   nothing is guessed.
 
 Every card placed this way is flagged (`inferred`): it rests on every other read being right. A
-table of one 52-card deck that is not full (three seats, or a seat hidden: its cards in view read as
-orphans) still has a faint read on a hand's short row named, among the cards no read names at all
+table of one deck that is not full (three seats, a seat hidden: its cards in view read as orphans,
+jokers in play) still has a faint read on a hand's short row named, among the cards no read names at all
 (seated or not), when one of them takes that share: it cannot be a card already read. Nothing follows
-by elimination there. Other tables (jokers, a 65-card deck not full, a card read twice, a seat over
-13) are left as read.
+by elimination there. Other tables (a 65-card deck not full, two decks, a seat over 13) are left as read.
 """
 
 from __future__ import annotations
@@ -31,7 +30,7 @@ from ..classes import CLASS_INDEX, CLASS_NAMES, JOKERS
 from ..types import Detection, Problem, ReadCard, SeatRead
 from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig, name_rows
 from .corners import _single
-from .deck import FIVE_PLAYER_DECK, deck_capacity
+from .deck import FIVE_PLAYER_DECK, deck_capacity, one_copy_each
 from .fill import _taken, row_at
 from .parts import SeatFrame, _Card
 
@@ -44,7 +43,7 @@ def place_unseen(
     extra_suit: str | None = None,
 ) -> None:
     """Put the unseen cards of a full table (52 cards, or 65 with `extra_suit` added) where the faint
-    reads and the short rows say, and at a 52-card table not full the cards no read names where a
+    reads and the short rows say, and at a one-deck table not full the cards no read names where a
     faint read on a hand's short row says (see the module docstring); `order` maps each seat read to
     its frame, `live` are the cards read, seated or not (a faint read near one of them is that card's,
     not a missing one)."""
@@ -77,11 +76,12 @@ def place_unseen(
 
 def _not_read(live: list[_Card], deck: int) -> list[str]:
     """A one-copy deck's cards no read names, seated or not (a table of fewer seats than the deck
-    deals, or a seat out of view); none for other decks."""
-    if deck != 52:
+    deals, a seat out of view, jokers in play); none for other decks. The jokers are among them: at
+    a table told it plays none their scores are too small to rank first (`vision.jokers`)."""
+    if not one_copy_each(deck):
         return []
     seen = {c.card for c in live}
-    return [c for c in DECK52 if c not in seen]
+    return [c for c in CLASS_NAMES if c not in seen]
 
 
 def _unseen(seat_reads: list[SeatRead], deck: int, extra_suit: str | None = None) -> list[str]:
