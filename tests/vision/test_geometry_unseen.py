@@ -9,7 +9,7 @@ from tests.vision.layouts import build_table, detections
 from tests.vision.table_checks import got, read_seat, renamed, truth_as_read
 from vision.classes import CLASS_INDEX, SUIT_SIGNS
 from vision.geometry import read_table
-from vision.types import Detection
+from vision.types import Detection, ReadCard, SeatRead
 
 
 def test_missing_card_on_full_table_inferred_by_elimination():
@@ -314,3 +314,21 @@ def test_a_card_read_surely_at_its_second_corner_goes_where_its_unsure_top_left_
     dets = [d for d in detections(scene) if not any(d.box == pytest.approx(b) for b in gone)]
     tr = read_table(dets, unsure=[Detection(last["card"], top_left, 0.45)])
     assert last["card"] in [c.card for c in tr.seats[read_seat(0, n_seats)].middle]
+
+
+def _seat(k: int, head: int, middle: int, tail: int) -> SeatRead:
+    card = ReadCard("2c", (0.0, 0.0), 0.9)
+    return SeatRead(k, 0.0, [card] * head, [card] * middle, [card] * tail)
+
+
+@pytest.mark.parametrize(("counts", "short", "overfull"), [
+    ([(3, 5, 5), (3, 4, 5)], {(1, "middle"): 1}, False),
+    ([(2, 5, 3), (3, 5, 5)], {(0, "head"): 1, (0, "tail"): 2}, False),
+    # a seat reading 3/4/6 lacks in its middle the card read in its tail: no short row of its own, and
+    # the other seats' short rows still count
+    ([(3, 4, 6), (3, 4, 5)], {(1, "middle"): 1}, True),
+])
+def test_short_rows_leave_out_a_seat_with_an_overfull_row(counts, short, overfull):
+    from vision.geometry.unseen import _short_rows
+
+    assert _short_rows([_seat(k, *c) for k, c in enumerate(counts)]) == (short, overfull)

@@ -48,10 +48,8 @@ def place_unseen(
     its frame, `live` are the cards read, seated or not (a faint read near one of them is that card's,
     not a missing one)."""
     unseen = _unseen(seat_reads, deck, extra_suit)
-    short = _short_rows(seat_reads)
-    if short is None:
-        return
-    full = bool(unseen) and sum(short.values()) == len(unseen)
+    short, overfull = _short_rows(seat_reads)
+    full = bool(unseen) and not overfull and sum(short.values()) == len(unseen)
     if not full:
         unseen = _not_read(live, deck)
         short = {(k, row): n for (k, row), n in short.items()
@@ -98,17 +96,19 @@ def _unseen(seat_reads: list[SeatRead], deck: int, extra_suit: str | None = None
     return [c for c in DECK52 for _ in range(cap[c] - seen[c])]
 
 
-def _short_rows(seat_reads: list[SeatRead]) -> dict[tuple[int, str], int] | None:
-    """How many cards each short row lacks, by (seat, row); None when a row is over-full."""
+def _short_rows(seat_reads: list[SeatRead]) -> tuple[dict[tuple[int, str], int], bool]:
+    """How many cards each short row lacks, by (seat, row), and whether any row is over-full. A seat
+    with an over-full row has no short row here: its row lacking a card most likely lacks the one
+    read in the over-full row."""
     short = {}
+    overfull = False
     for k, s in enumerate(seat_reads):
-        for row, n in ROW_SIZES.items():
-            have = len(getattr(s, row))
-            if have > n:
-                return None
-            if have < n:
-                short[(k, row)] = n - have
-    return short
+        lacks = {row: n - len(getattr(s, row)) for row, n in ROW_SIZES.items()}
+        if min(lacks.values()) < 0:
+            overfull = True
+            continue
+        short.update({(k, row): n for row, n in lacks.items() if n > 0})
+    return short, overfull
 
 
 def _likeliest(
