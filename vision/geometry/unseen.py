@@ -1,4 +1,4 @@
-"""The cards no seat shows, on a full table: where they go.
+"""The cards no seat shows: where they go, on a full table and beside hidden or missing seats.
 
 Four seats of one 52-card deck hold every card, and so do five of a 65-card deck (52 and a fifth
 copy of the suit the reads show twice, `deck.added_suit`), so the cards no seat shows are exactly
@@ -13,11 +13,13 @@ Where a seat's rows lack that many cards, each unseen card belongs in one of the
 - when the unseen cards left can only belong to one row, they go there: a row is a set, so
   nothing is guessed.
 
-Every card placed this way is flagged (`inferred`): it rests on every other read being right. A
-table of one deck that is not full (three seats, a seat hidden: its cards in view read as orphans,
-jokers in play) still has a faint read on a hand's short row named, among the cards no read names at all
-(seated or not), when one of them takes that share: it cannot be a card already read. Nothing follows
-by elimination there. Other tables (a 65-card deck not full, two decks, a seat over 13) are left as read.
+A table of one deck that is not full (three seats, a seat hidden whose cards in view read as
+orphans, jokers in play) still has each faint read on a hand's short row named, among the cards no
+read names at all, seated or not, when one of them takes that share: it cannot be a card already
+read. Nothing follows by elimination there. A table of two decks, or a 65-card one not full, is
+left as read.
+
+Every card placed this way is flagged (`inferred`): it rests on every other read being right.
 """
 
 from __future__ import annotations
