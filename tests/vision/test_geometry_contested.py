@@ -52,3 +52,49 @@ def test_a_keeper_that_is_not_the_renamed_card_is_not_flagged():
     scene, x, y, tr = _table(0.001)
     assert not [p for p in tr.problems if p.seat == 0]
     assert [p.kind for p in tr.problems if p.seat == 2] == ["changed"]
+
+
+def _swapped_with_an_unsure_read(p_x_as_itself: float):
+    """X read surely as Y (0.67, and `p_x_as_itself` as itself); Y's own index read only unsurely as
+    X (0.42, and 0.33 as Y), taken where its row lacks a card. The deck holds each once: nothing is
+    renamed."""
+    scene = build_table(4, seed=3, jitter=0.01)
+    first = {s: next(c for c in scene["cards"] if c["seat"] == s and c["row"] == "middle") for s in range(4)}
+    x, y = first[0], first[2]
+    box = lambda c: tuple(float(v) for v in c["indices"][0]["box"])  # noqa: E731
+    dets = _read_as(detections(scene, seed=1), box(x), {y["card"]: 0.67, x["card"]: p_x_as_itself})
+    [unsure] = _read_as([d for d in dets if d.box == box(y)], box(y), {x["card"]: 0.42, y["card"]: 0.33})
+    dets = [d for d in dets if not any(d.box == tuple(float(v) for v in ix["box"]) for ix in y["indices"])]
+    tr = read_table(dets, width=scene["width"], height=scene["height"],
+                    unsure=[replace(unsure, confidence=0.38)])
+    return x["card"], y["card"], tr
+
+
+def test_a_keeper_that_may_be_a_card_read_unsurely_is_flagged():
+    """The swap (X's read naming X, the unsure read naming Y) is a fifth as probable as the reads as
+    they stand: X's seat carries a contested problem, as the unsure read's seat carries its doubt."""
+    x, y, tr = _swapped_with_an_unsure_read(0.135)
+    assert [(p.kind, p.card) for p in tr.problems if p.seat == 0] == [("contested", y)]
+    assert [(p.kind, p.card) for p in tr.problems if p.seat == 2] == [("low_confidence", x)]
+
+
+def test_a_keeper_that_is_not_the_unsure_card_is_not_flagged():
+    x, y, tr = _swapped_with_an_unsure_read(0.001)
+    assert not [p for p in tr.problems if p.seat == 0]
+
+
+def test_a_read_renamed_to_a_second_copy_of_the_keepers_card_contests_nothing():
+    """Five seats of the 65 (the spades twice): one copy of a spade read right, the other misread as a
+    card another seat holds and renamed back to the spade by the deck fix. Swapping the two names
+    changes nothing, so the copy read right carries no problem."""
+    scene = build_table(5, seed=12)
+    spades = [c for c in scene["cards"] if c["card"].endswith("s")]
+    keeper = next(c for c in spades if sum(o["card"] == c["card"] for o in spades) == 2)
+    copy = next(c for c in spades if c["card"] == keeper["card"] and c is not keeper)
+    held = next(c["card"] for c in scene["cards"] if not c["card"].endswith("s"))
+    box = tuple(float(v) for v in copy["indices"][0]["box"])
+    dets = [d for d in detections(scene, seed=1)
+            if not (d.box != box and any(d.box == tuple(ix["box"]) for ix in copy["indices"]))]
+    dets = _read_as(dets, box, {held: 0.6, copy["card"]: 0.2})
+    tr = read_table(dets, width=scene["width"], height=scene["height"], extra_suit="s")
+    assert [(p.kind, p.card) for p in tr.problems] == [("changed", copy["card"])]

@@ -178,22 +178,28 @@ def _contested(
     may be the misread (two jokers read as the same one at 84% and 74%): the keeper is flagged too.
     So is a keeper of another name when the renamed read names the keeper's card about as well as
     the keeper names the renamed one's (a Qs read Qc surely in one seat, the Qc read unsurely as a 3c
-    in another and renamed Qs: the two may be each other's card). A read left out as false is not
+    in another and renamed Qs: the two may be each other's card), and when a read taken unsurely
+    where its row lacked a card (`fill`) may be the keeper's card as well (a Qs read surely as Qc, the
+    Qc read unsurely as Qs: at a five-seat table the spades' second copies break no deck rule). A read
+    renamed to the keeper's own name (a second copy) contests nothing. A read left out as false is not
     renamed: `_deck_problems` flags its copy in another seat instead.
     """
     out: list[Problem] = []
     gone = {id(c) for c, _ in left_out} | t.gone
     renamed = [c for c in changed if id(c) not in gone and c.changed_from and c.scores is not None]
+    unsure = [c for c in t.live
+              if c.unsure and id(c) not in gone and not c.changed_from and c.scores is not None]
     for c in t.live:
-        if id(c) in gone or c.changed_from or c.scores is None:
+        if id(c) in gone or c.changed_from or c.unsure or c.scores is None:
             continue
-        for r in renamed:
+        for r in [*renamed, *unsure]:
             x, y = CLASS_INDEX[c.card], CLASS_INDEX[r.card]
             chosen = float(c.scores[x]) * float(r.scores[y])
             swapped = float(c.scores[y]) * float(r.scores[x])
-            if swapped >= ratio * chosen:
+            if x != y and swapped >= ratio * chosen:
                 s, row, where = _where(t, c)
-                how = (f"another card read as {c.card} was renamed {r.card}" if r.changed_from == c.card else
+                how = (f"a card read unsurely as {r.card} may be the {c.card}" if not r.changed_from else
+                       f"another card read as {c.card} was renamed {r.card}" if r.changed_from == c.card else
                        f"a read of {r.changed_from} was renamed {r.card} and may be the {c.card}")
                 out.append(Problem("contested", f"{where}: {c.card}, or {r.card}: {how}, and either may be "
                                    "the misread", s, row, c.card))
