@@ -18,6 +18,7 @@ shipped reader (`vision.read`), and prints:
 - wrong seats flagged: a wrong seat must carry a problem naming it, or the table one naming no seat
   (a true seat not read at all: any problem on the table, or fewer seats read than the table has,
   which the app, knowing the table's seats, says);
+- exact seats carrying a problem that names them: a check the player makes for nothing;
 - the same exact-seat share among the seats whose every card shows an index (the rest have a card
   under a chip, paper or another card, or out of the photo: no reader names those but by elimination),
   and by how blurred each seat's indices are (the photo's blur over the seat's index height: a far
@@ -155,6 +156,7 @@ class SeatScore:
     tables_exact: int = 0
     shown: int = 0  # seats whose every card shows at least one index (`all_shown`)
     shown_exact: int = 0
+    exact_flagged: int = 0  # exact seats that carry a problem naming them: a check the player did not need
     by_blur: dict[int, list[int]] = field(default_factory=dict)  # `BLUR_EDGES` bucket -> [exact, seats]
     seconds: list[float] = field(default_factory=list)
 
@@ -179,6 +181,7 @@ class SeatScore:
             if j is not None and seat_right(truth[t], read[j]):
                 self.exact += 1
                 self.shown_exact += shown[t]
+                self.exact_flagged += any(p.seat == read[j].seat for p in table.problems)
                 bucket[0] += 1
                 continue
             all_right = False
@@ -207,6 +210,11 @@ class SeatScore:
         return (f"seats whose 13 cards all show an index: {self.shown_exact}/{self.shown} exact "
                 f"({100 * self.shown_exact / max(1, self.shown):.1f}%; the others have a card covered or "
                 f"out of the photo)")
+
+    def alarm_line(self) -> str:
+        """How many exact seats still carry a problem naming them: checks a player makes for nothing."""
+        return (f"exact seats carrying a problem: {self.exact_flagged}/{self.exact} "
+                f"({100 * self.exact_flagged / max(1, self.exact):.1f}%)")
 
 
     def blur_line(self) -> str:
@@ -304,6 +312,7 @@ def measure(folder: Path, det: Detector, n: int, label: str,
               "alone)")
     print(f"{label}: {seats.line()}")
     print(f"{label}: {seats.shown_line()}")
+    print(f"{label}: {seats.alarm_line()}")
     print(f"{label}: {seats.blur_line()}")
     print(f"{label}: {indices.line()}")
     print(f"{label}: {misses.line()}")

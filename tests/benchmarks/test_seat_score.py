@@ -44,6 +44,15 @@ def test_a_misread_seat_is_wrong_and_flagged_only_by_a_problem_naming_it():
     assert "missing ['6h'] extra ['6d']" in other.silent[0]
 
 
+def test_exact_seats_carrying_a_problem_are_counted_as_needless_checks():
+    """A seat read right that a problem names costs the player a check for nothing; a problem naming
+    another seat, or none, does not count against it."""
+    named = _score(TableRead([_seat(0, HANDS[0]), _seat(1, HANDS[1])], [Problem("inferred", "x", seat=1)]))
+    assert (named.exact, named.exact_flagged) == (2, 1)
+    assert named.alarm_line() == "exact seats carrying a problem: 1/2 (50.0%)"
+    assert _score(TableRead([_seat(0, HANDS[0]), _seat(1, HANDS[1])])).exact_flagged == 0
+
+
 def test_a_seat_not_read_is_flagged_by_any_problem_on_the_table_or_by_the_seat_count():
     """A true seat no read seat matches: flagged by any problem on the table, or when fewer seats are
     read than the table has (the app, which knows the table's seats, says so); silent only where
