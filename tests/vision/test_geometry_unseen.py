@@ -316,6 +316,22 @@ def test_a_card_read_surely_at_its_second_corner_goes_where_its_unsure_top_left_
     assert last["card"] in [c.card for c in tr.seats[read_seat(0, n_seats)].middle]
 
 
+
+def test_a_faint_read_names_a_card_no_read_shows_at_a_five_seat_table_with_a_seat_out_of_view():
+    """Five seats of the 65, told its added suit, one seat out of the photo: the table is not full,
+    but every card's count is known, so a faint read where another seat's row lacks a card names
+    the card it favours among those read fewer times than the deck holds them."""
+    scene = build_table(5, seed=12)
+    out = {(3, r, k) for r, n in (("head", 3), ("middle", 5), ("tail", 5)) for k in range(n)}
+    gone, dets = _hidden(scene, out | {(1, "middle", 2)})
+    hidden = next(c for c in gone if c["seat"] == 1)
+    on_table = next(c["card"] for c in scene["cards"] if c not in gone)
+    faint = _faint_at(hidden, {on_table: 0.5, hidden["card"]: 0.05})
+    tr = read_table(dets, faint=[faint], extra_suit=_added_suit(scene))
+    assert [(p.kind, p.row, p.card) for p in tr.problems if p.kind == "inferred"] == [
+        ("inferred", "middle", hidden["card"])]
+    assert not any(p.kind == "inferred" for p in read_table(dets, extra_suit=_added_suit(scene)).problems)
+
 def _seat(k: int, head: int, middle: int, tail: int) -> SeatRead:
     card = ReadCard("2c", (0.0, 0.0), 0.9)
     return SeatRead(k, 0.0, [card] * head, [card] * middle, [card] * tail)

@@ -13,11 +13,12 @@ Where a seat's rows lack that many cards, each unseen card belongs in one of the
 - when the unseen cards left can only belong to one row, they go there: a row is a set, so
   nothing is guessed.
 
-A table of one deck that is not full (three seats, a seat hidden whose cards in view read as
-orphans, jokers in play) still has each faint read on a hand's short row named, among the cards no
-read names at all, seated or not, when one of them takes that share: it cannot be a card already
-read. Nothing follows by elimination there. A table of two decks, or a 65-card one not full, is
-left as read.
+A table that is not full but whose every card's count is known (one deck at three seats, with a seat
+hidden whose cards in view read as orphans, or with jokers dealt; the 65 told its added suit with a
+seat out of view) still has each faint read on a hand's short row named, among the cards read fewer
+times than the deck holds them, seated or not, when one of them takes that share: it cannot be a
+card the deck holds no more of. Nothing follows by elimination there. Other tables (two decks, the
+65 untold) are left as read.
 
 Every card placed this way is flagged (`inferred`): it rests on every other read being right.
 """
@@ -45,15 +46,15 @@ def place_unseen(
     extra_suit: str | None = None,
 ) -> None:
     """Put the unseen cards of a full table (52 cards, or 65 with `extra_suit` added) where the faint
-    reads and the short rows say, and at a one-deck table not full the cards no read names where a
-    faint read on a hand's short row says (see the module docstring); `order` maps each seat read to
-    its frame, `live` are the cards read, seated or not (a faint read near one of them is that card's,
-    not a missing one)."""
+    reads and the short rows say, and at a table not full whose cards' counts are known the cards read
+    less often than the deck holds them where a faint read on a hand's short row says (see the module
+    docstring); `order` maps each seat read to its frame, `live` are the cards read, seated or not (a
+    faint read near one of them is that card's, not a missing one)."""
     unseen = _unseen(seat_reads, deck, extra_suit)
     short, overfull = _short_rows(seat_reads)
     full = bool(unseen) and not overfull and sum(short.values()) == len(unseen)
     if not full:
-        unseen = _not_read(live, deck)
+        unseen = _not_read(live, deck, extra_suit)
         short = {(k, row): n for (k, row), n in short.items()
                  if len(seat_reads[k].cards) >= cfg.fill_min_seat}
         if not unseen or not short:
@@ -74,14 +75,17 @@ def place_unseen(
         _by_elimination(seat_reads, unseen, short, problems)
 
 
-def _not_read(live: list[_Card], deck: int) -> list[str]:
-    """A one-copy deck's cards no read names, seated or not (a table of fewer seats than the deck
-    deals, a seat out of view, jokers in play); none for other decks. The jokers are among them: at
-    a table told it plays none their scores are too small to rank first (`vision.jokers`)."""
-    if not one_copy_each(deck):
+def _not_read(live: list[_Card], deck: int, extra_suit: str | None = None) -> list[str]:
+    """The cards the deck holds more often than the reads name them, seated or not (a table of fewer
+    seats than the deck deals, a seat out of view, jokers in play), for a deck whose every card's count
+    is known: one copy each, or the 65 with its added suit; none for others. The jokers are among them
+    where the deck has them: at a table told it plays none their scores are too small to rank first
+    (`vision.jokers`)."""
+    if not (one_copy_each(deck) or (deck == FIVE_PLAYER_DECK and extra_suit is not None)):
         return []
-    seen = {c.card for c in live}
-    return [c for c in CLASS_NAMES if c not in seen]
+    cap = deck_capacity(deck, extra_suit)
+    seen = Counter(c.card for c in live)
+    return [c for c in CLASS_NAMES if seen[c] < cap[c]]
 
 
 def _unseen(seat_reads: list[SeatRead], deck: int, extra_suit: str | None = None) -> list[str]:
