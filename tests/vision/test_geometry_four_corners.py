@@ -135,6 +135,20 @@ def test_card_axes_found_from_the_pairs_whatever_the_rows_say():
     assert axes.right == pytest.approx(right, abs=1e-6)
 
 
+
+def test_card_axes_of_a_foreshortened_seat_follow_its_frame():
+    """A far seat seen at a slant: its cards' top-left to bottom-left pairs (60 px) look shorter than
+    their top-left to top-right ones (66 px). Lengths that close do not tell the card's long side;
+    the seat's own frame does, whichever axis more pairs lie along."""
+    groups = [[_det(card, 100.0 * k, 0.0), _det(card, 100.0 * k, 60.0)]
+              for k, card in enumerate(["2c", "3c"])]
+    groups += [[_det(card, 300.0 + 100.0 * k, 0.0), _det(card, 366.0 + 100.0 * k, 0.0)]
+               for k, card in enumerate(["4c", "5c", "6c"])]
+    axes = _card_axes(groups, FRAME)
+    assert axes is not None
+    assert axes.down == pytest.approx(FRAME.down, abs=1e-6)
+    assert axes.right == pytest.approx(FRAME.right, abs=1e-6)
+
 def _cards(reads: list[tuple[str, float, float]]) -> list[_Card]:
     return [_Card(n, 0.9, [d.box], [np.array(d.center)], None, dets=[d])
             for n, x, y in reads for d in [_det(n, x, y)]]

@@ -42,6 +42,11 @@ SIDE_RATIO = (1.1, 2.8)
 # Pairs of one card's corners that lie along one of its sides agree on the side's direction within
 # this many degrees (perspective bends them apart a little across a seat).
 AXIS_SPREAD = 4.0
+# A card's top-left to bottom-left pairs are longer than its top-left to top-right ones by about this
+# much at least, seen square on; a far seat seen at a slant is foreshortened down the card, and its
+# long side can look the shorter. Under this ratio the lengths do not say which axis is the card's
+# down: the seat's own frame does.
+LONG_SIDE_RATIO = 1.2
 
 
 @dataclass(frozen=True)
@@ -141,8 +146,9 @@ def _card_axes(groups: list[list[Detection]], fr: SeatFrame) -> SeatFrame | None
     card's long side (top-left to bottom-left) or its short side (top-left to top-right), a few along
     its diagonal. The axes are the right angle that most pairs lie along (within `AXIS_SPREAD`
     degrees), where `MIN_FOLDS` do; `down` is the axis of the longer pairs (a card is taller than
-    wide), pointing the way the frame's does. The rows' own direction is no guide: a four-corner
-    deck's seat shows lines of indices every way."""
+    wide) where they are `LONG_SIDE_RATIO` longer, else the axis nearer the frame's own down, pointing
+    the way the frame's does. The rows' own direction alone is no guide: a four-corner deck's seat
+    shows lines of indices every way."""
     angles, lengths = [], []
     for dets in groups:
         for a in range(len(dets)):
@@ -167,7 +173,11 @@ def _card_axes(groups: list[list[Detection]], fr: SeatFrame) -> SeatFrame | None
     on_a, on_b = off(ang, axis, 180.0) <= AXIS_SPREAD, off(ang, axis + 90.0, 180.0) <= AXIS_SPREAD
     long_a = np.median(length[on_a]) if on_a.any() else 0.0
     long_b = np.median(length[on_b]) if on_b.any() else 0.0
-    t = np.radians(axis if long_a >= long_b else axis + 90.0)
+    if max(long_a, long_b) >= LONG_SIDE_RATIO * min(long_a, long_b):
+        down_a = long_a >= long_b
+    else:  # foreshortened: the axis nearer the seat's own down
+        down_a = off(np.array([axis]), 0.0, 180.0)[0] <= 45.0
+    t = np.radians(axis if down_a else axis + 90.0)
     d_r, d_d = np.sin(t), np.cos(t)  # the cards' down axis in the frame's (right, down) terms
     if d_d < 0:
         d_r, d_d = -d_r, -d_d
