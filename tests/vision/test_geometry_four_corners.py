@@ -99,6 +99,9 @@ CFG = GeometryConfig()
     ([(0, 0), (50, 0), (50, 80), (0, 80)], 0, 2, [1, 3]),    # a row's last card: all four
     ([(0, 15), (50, 0), (52, 95), (2, 95)], 0, 2, [1, 3]),   # sheared: the top-right lies higher
     ([(0, 0), (50, 80)], 0, 1, []),                          # a two-corner card: nothing to fold
+    # a narrow card, its diagonal 22 degrees off its long side: the top-right read's width tells the
+    # bottom-right (more than half as far right) from the bottom-left
+    ([(0, 0), (60, 2), (43, 107), (-12, 107)], 0, 2, [1, 3]),
 ])
 def test_corners_are_told_by_direction(reads, top_left, bottom_right, extra):
     dets = [_det("7h", x, y) for x, y in reads]

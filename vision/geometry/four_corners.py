@@ -108,22 +108,30 @@ def _corners_of(dets: list[Detection], fr: SeatFrame, cfg: GeometryConfig) -> _C
     """`dets` (one name's reads in a seat) as one card's corners, or None where one of them lies
     where no corner of the card at the top-left read could. The top-left read is the one nearest the
     frame's top-left (a tilted camera shears a card: its top-right index can lie higher than its
-    top-left one); each other read is told by the direction it lies in from there (`CORNER_TURNS`)."""
+    top-left one); each other read is told by the direction it lies in from there (`CORNER_TURNS`),
+    and one below it, where the card's top-right read is there too, by whether it lies more than half
+    that read's width to the right (a narrow card's bottom-right lies as steep as a sheared
+    bottom-left)."""
     unit = float(np.median([_side(d.box) for d in dets]))
     uv = np.array([[np.asarray(d.center) @ fr.right, np.asarray(d.center) @ fr.down] for d in dets]) / unit
     first = int(np.argmin(uv.sum(axis=1)))
     _, _, x2, y2 = cfg.pair_box_one_deck
+    steps = {i: uv[i] - uv[first] for i in range(len(dets)) if i != first}
+    corners = {i: next((name for name, (lo, hi) in CORNER_TURNS.items()
+                        if lo <= float(np.degrees(np.arctan2(du, dv))) <= hi), None)  # 0: down, 90: right
+               for i, (du, dv) in steps.items()}
+    widths = [steps[i][0] for i, corner in corners.items() if corner == "top_right"]
     br: list[Detection] = []
     extra: list[Detection] = []
-    for i, d in enumerate(dets):
-        if i == first:
-            continue
-        du, dv = uv[i] - uv[first]
-        turn = float(np.degrees(np.arctan2(du, dv)))  # 0: straight down the card, 90: straight right
-        corner = next((name for name, (lo, hi) in CORNER_TURNS.items() if lo <= turn <= hi), None)
+    for i, (du, dv) in steps.items():
+        corner = corners[i]
+        if widths and corner != "top_right" and dv >= 1.0:
+            # below the top-left: the card's width, as its top-right read shows it, tells its two lower
+            # corners apart where their directions cannot (a narrow card's diagonal runs steep)
+            corner = "bottom_right" if du > widths[0] / 2 else "bottom_left"
         if corner is None or not (du <= x2 and dv <= y2 and np.hypot(du, dv) >= 1.0):
             return None
-        (br if corner == "bottom_right" else extra).append(d)
+        (br if corner == "bottom_right" else extra).append(dets[i])
     if len(br) > 1:
         return None
     return _Corners(dets[first], br[0] if br else None, extra)
