@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tests.vision.layouts import build_table, detections
-from tests.vision.table_checks import assert_exact
+from tests.vision.table_checks import assert_exact, renamed
 from vision.classes import CLASS_NAMES
 from vision.geometry import read_table
 from vision.geometry.config import GeometryConfig
@@ -175,3 +175,16 @@ def test_folded_cards_keep_their_evidence():
     assert [len(c.read().boxes) for c in folded] == [2, 2]
     assert all(len(c.points) == 1 for c in folded)  # the top-left is the card's anchor
     assert sum(c.gone for c in cards) == 2
+
+
+def test_a_four_corner_table_whose_clubs_read_as_spades_still_seats_four():
+    """Every club of a four-corner deck read as the spade of its rank (a strange deck's club pip): the
+    table shows 39 names, three seats' worth, yet its cards lie in four seats. The seat counts tried
+    reach one beyond the names' estimate, and four seats place the reads better than three."""
+    scene = build_table(4, seed=3, jitter=0.01, tilt=0.03, four_corners=True)
+    for i, c in enumerate(scene["cards"]):
+        if c["card"].endswith("c"):
+            scene = renamed(scene, [i], c["card"][0] + "s")
+    assert len({c["card"] for c in scene["cards"]}) == 39
+    tr = read_table(detections(scene, seed=4), width=scene["width"], height=scene["height"])
+    assert len(tr.seats) == 4
