@@ -8,9 +8,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 from tests.vision.layouts import build_table, detections
-from tests.vision.table_checks import cards_right, renamed
+from tests.vision.table_checks import cards_right, read_seat, renamed
 from vision.geometry import read_table
 
 
@@ -181,3 +182,25 @@ def test_seat_alone_lone_bottom_right_with_no_corner_pair_in_view():
     c["indices"][0]["visible"], c["indices"][1]["visible"] = False, True
     tr = read_table(detections(scene, seed=1), width=scene["width"], height=scene["height"])
     assert cards_right(scene, tr) and not tr.problems, tr.problems
+
+
+@pytest.mark.parametrize(("seed", "seat"), [(16, 0), (18, 2)])
+def test_a_card_of_a_suit_held_once_keeps_its_corners_paired(seed, seat):
+    """Five seats of the 65, told its added suit: a middle row's last card of another suit shows its
+    second corner on the tail's line, where a tail card is hidden. Split into two copies it would make
+    the rows 3/5/5, but the deck holds that card once: its two reads stay one card, in the middle,
+    and the hidden card is the one the full table leaves for the tail (flagged inferred)."""
+    scene = build_table(5, seed=seed)
+    names = [c["card"] for c in scene["cards"]]
+    added = next(n[-1] for n in names if names.count(n) == 2)
+    cards = {(c["row"], c["position"]): c for c in scene["cards"] if c["seat"] == seat}
+    last = cards[("middle", 4)]
+    assert not last["card"].endswith(added)
+    last["indices"][1]["visible"] = True  # a row's last card: its second corner in view
+    hidden = [tuple(ix["box"]) for ix in cards[("tail", 2)]["indices"]]
+    dets = [d for d in detections(scene) if not any(d.box == pytest.approx(b) for b in hidden)]
+    tr = read_table(dets, extra_suit=added)
+    read = tr.seats[read_seat(seat, 5)]
+    assert last["card"] in [c.card for c in read.middle]
+    assert [(p.kind, p.row, p.card) for p in tr.problems if p.seat == read.seat] == [
+        ("inferred", "tail", cards[("tail", 2)]["card"])]

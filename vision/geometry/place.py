@@ -46,14 +46,16 @@ class _Placement:
 
 def _place(
     cards: list[_Card], k: int, deck: int | None, width: int, height: int, scale: float, cfg: GeometryConfig,
-    four_corners: bool = False,
+    four_corners: bool = False, extra_suit: str | None = None,
 ) -> _Placement:
     """Seats (k of them), their frames and rows, corner pairs checked against each seat's frame; with
-    `four_corners` (the deck prints its index in every corner), each card's extra corners folded."""
+    `four_corners` (the deck prints its index in every corner), each card's extra corners folded.
+    `extra_suit`: the 65-card deck's added suit where the table's rules name it: its other cards are
+    held once, so their two reads are never two copies."""
     centers = np.array([c.center for c in cards]).reshape(-1, 2)
     deck = deck or _deck_for(k)
     one_deck = one_copy_each(deck)
-    cap = deck_capacity(deck)
+    cap = deck_capacity(deck, extra_suit)
     labels = [c.card for c in cards] if one_deck else None
     groups, strays = group_seats(centers, k, np.array([c.size for c in cards]), cfg, labels)
     if _split_across_seats(cards, groups):
@@ -104,12 +106,12 @@ def _deck_for(seats: int) -> int:
 
 def best_placement(
     dets: list[Detection], seats: int | None, deck: int | None, width: int, height: int, scale: float,
-    cfg: GeometryConfig, unsure: frozenset[int] = frozenset(),
+    cfg: GeometryConfig, unsure: frozenset[int] = frozenset(), extra_suit: str | None = None,
 ) -> _Placement:
     """The placement of lowest score (`_Placement.error`) over the corner reaches and seat counts
     worth trying; the first tried wins a tie. `unsure`: the ids of detections read under the namer's
     operating threshold: a card made of those only is unsure (`_Card.unsure`), and left out of seats
-    costs nothing."""
+    costs nothing. `extra_suit`: the 65-card deck's added suit, where told (`_place`)."""
     near = _marked(merge_corners(dets, scale, cfg), unsure)
     four = shows_four_corners(dets, cfg)
 
@@ -140,7 +142,7 @@ def best_placement(
             if n and deck is None and k >= 5:  # five seats of an unknown deck: far pairs would pair copies
                 continue
             trial = _place([replace(c, points=list(c.points), boxes=list(c.boxes)) for c in merged], k,
-                           deck, width, height, scale, cfg, four)
+                           deck, width, height, scale, cfg, four, extra_suit)
             if best is None or trial.error < best.error:
                 best = trial
             if best.error == 0:  # nothing scores lower, and the first tried wins a tie

@@ -59,8 +59,8 @@ def read_table(
     if extra_suit is not None:
         deck = FIVE_PLAYER_DECK
     scale = index_scale(dets)
-    best = with_unsure_seats(best_placement(dets, seats, deck, width, height, scale, cfg), dets,
-                             unsure or [], seats, deck, width, height, scale, cfg)
+    placed = best_placement(dets, seats, deck, width, height, scale, cfg, extra_suit=extra_suit)
+    best = with_unsure_seats(placed, dets, unsure or [], seats, deck, width, height, scale, cfg, extra_suit)
     cards, frames, deck = best.cards, best.frames, best.deck
     fill_from_unsure(cards, frames, unsure or [], cfg)
     live = [c for c in cards if not c.gone]

@@ -22,7 +22,7 @@ from .rows import _layout_error
 
 def with_unsure_seats(
     best: _Placement, dets: list[Detection], unsure: list[Detection], seats: int | None, deck: int | None,
-    width: int, height: int, scale: float, cfg: GeometryConfig,
+    width: int, height: int, scale: float, cfg: GeometryConfig, extra_suit: str | None = None,
 ) -> _Placement:
     """`best` (placed from the sure reads `dets`), or the placement of the sure and the loose unsure
     reads together where that scores lower, its unsure reads in no seat dropped. Tried where `best` has
@@ -48,7 +48,7 @@ def with_unsure_seats(
     if not loose:
         return best
     alt = best_placement([*dets, *loose], seats, deck, width, height, scale, cfg,
-                         frozenset(id(d) for d in loose))
+                         frozenset(id(d) for d in loose), extra_suit)
     if alt.error >= best.error or not troubled and not _whole_where_unsure(alt):
         return best
     for i in alt.strays:
