@@ -76,6 +76,12 @@ def one_copy_each(deck: int) -> bool:
     return max(deck_capacity(deck).values()) == 1
 
 
+def counts_known(deck: int, extra_suit: str | None) -> bool:
+    """Whether the reads know how often the deck holds each card: one copy each, or the 65-card deck
+    with its added suit (told, or shown by the reads: `added_suit`)."""
+    return one_copy_each(deck) or (deck == FIVE_PLAYER_DECK and extra_suit is not None)
+
+
 def fix_with_deck(
     cards: list[_Card], deck: int, overfull: list[FalseReadSlots] | None = None,
     false_read_below: float = 0.1, extra_suit: str | None = None,

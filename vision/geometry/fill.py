@@ -73,12 +73,12 @@ def _move_if_nearer(fr: SeatFrame, card: _Card, d: Detection, row: int) -> None:
         return
     now = next(r for r, members in enumerate(fr.rows) if j in members)
     counts = [len(r) for r in fr.rows]
-    moved = [n - (k == now) + (k == row) for k, n in enumerate(counts)]
+    before = count_error(counts)
+    after = count_error([n - (k == now) + (k == row) for k, n in enumerate(counts)])
     p = np.array(d.center)
     step = p - card.points[0]
     top_left = float(step @ fr.down) < -fr.scale and float(step @ fr.right) < 0
-    if now == row or count_error(moved) > count_error(counts) or (
-            count_error(moved) == count_error(counts) and not top_left):
+    if now == row or after > before or (after == before and not top_left):
         return
     fr.rows[now].remove(j)
     fr.anchors[j] = p

@@ -183,8 +183,8 @@ def _card_axes(groups: list[list[Detection]], fr: SeatFrame) -> SeatFrame | None
     long_b = np.median(length[on_b]) if on_b.any() else 0.0
     if max(long_a, long_b) >= LONG_SIDE_RATIO * min(long_a, long_b):
         down_a = long_a >= long_b
-    else:  # foreshortened: the axis nearer the seat's own down
-        down_a = off(np.array([axis]), 0.0, 180.0)[0] <= 45.0
+    else:  # foreshortened: the axis nearer the seat's own down (`axis` lies in [0, 90))
+        down_a = axis <= 45.0
     t = np.radians(axis if down_a else axis + 90.0)
     d_r, d_d = np.sin(t), np.cos(t)  # the cards' down axis in the frame's (right, down) terms
     if d_d < 0:

@@ -136,7 +136,6 @@ def best_placement(
         est = distinct if four else len(merged) / SEAT_SIZE
         ks = [seats] if seats else sorted({min(5, max(1, v)) for v in (
             round(est), math.floor(est + 0.2), math.ceil(est - 0.2), round(distinct))}
-            | ({5} if four and round(distinct) == 4 else set())
             | ({min(5, round(distinct) + 1)} if four else set()))
         for k in ks:
             if n and deck is None and k >= 5:  # five seats of an unknown deck: far pairs would pair copies

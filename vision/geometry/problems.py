@@ -198,13 +198,19 @@ def _contested(
             swapped = float(c.scores[y]) * float(r.scores[x])
             if x != y and swapped >= ratio * chosen:
                 s, row, where = _where(t, c)
-                how = (f"a card read unsurely as {r.card} may be the {c.card}" if not r.changed_from else
-                       f"another card read as {c.card} was renamed {r.card}" if r.changed_from == c.card else
-                       f"a read of {r.changed_from} was renamed {r.card} and may be the {c.card}")
-                out.append(Problem("contested", f"{where}: {c.card}, or {r.card}: {how}, and either may be "
-                                   "the misread", s, row, c.card))
+                out.append(Problem("contested", f"{where}: {c.card}, or {r.card}: {_contest(c, r)}, and "
+                                   "either may be the misread", s, row, c.card))
                 break  # one flag a card, however many reads contest it
     return out
+
+
+def _contest(keeper: _Card, r: _Card) -> str:
+    """What read `r` did that makes `keeper`'s name doubtful (`_contested`)."""
+    if not r.changed_from:
+        return f"a card read unsurely as {r.card} may be the {keeper.card}"
+    if r.changed_from == keeper.card:
+        return f"another card read as {keeper.card} was renamed {r.card}"
+    return f"a read of {r.changed_from} was renamed {r.card} and may be the {keeper.card}"
 
 
 def _where(t: Seated, c: _Card) -> tuple[int | None, str | None, str]:

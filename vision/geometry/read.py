@@ -22,6 +22,7 @@ from .deck import (
     FalseReadSlots,
     _leave_out_false_reads,
     added_suit,
+    counts_known,
     deck_capacity,
     fix_with_deck,
     one_copy_each,
@@ -117,7 +118,7 @@ def _false_read_slots(
     right."""
     one_deck = one_copy_each(deck)
     cap = deck_capacity(deck, extra_suit)
-    counted = one_deck or extra_suit is not None  # a deck whose every card's count the reads know
+    counted = counts_known(deck, extra_suit)
     offset = _corner_offset(cards, [(fr, g) for fr, g, _ in frames])
     offset = _pair_box_middle(cfg) if offset is None else offset
     slots, seated = [], []

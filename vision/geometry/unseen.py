@@ -33,7 +33,7 @@ from ..classes import CLASS_INDEX, CLASS_NAMES, JOKERS
 from ..types import Detection, Problem, ReadCard, SeatRead
 from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig, name_rows
 from .corners import _single
-from .deck import FIVE_PLAYER_DECK, deck_capacity, one_copy_each
+from .deck import FIVE_PLAYER_DECK, counts_known, deck_capacity
 from .fill import _taken, row_at
 from .parts import SeatFrame, _Card
 
@@ -81,7 +81,7 @@ def _not_read(live: list[_Card], deck: int, extra_suit: str | None = None) -> li
     is known: one copy each, or the 65 with its added suit; none for others. The jokers are among them
     where the deck has them: at a table told it plays none their scores are too small to rank first
     (`vision.jokers`)."""
-    if not (one_copy_each(deck) or (deck == FIVE_PLAYER_DECK and extra_suit is not None)):
+    if not counts_known(deck, extra_suit):
         return []
     cap = deck_capacity(deck, extra_suit)
     seen = Counter(c.card for c in live)
