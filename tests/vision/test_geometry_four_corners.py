@@ -66,6 +66,21 @@ def test_a_full_table_needs_a_share_of_its_names_at_three_corners(angles, four):
     assert shows_four_corners(dets, CFG) is four
 
 
+@pytest.mark.parametrize("suit, four", [("h", False), ("s", True)])
+def test_the_65s_added_suit_makes_no_four_corner_deck(suit, four):
+    """A two-corner 65-card table reads every heart twice (two copies): three hearts whose copies'
+    corners happen to make a card's right angle say nothing of the design, the same angles on three
+    spades (held once) do."""
+    names = [n for n in CLASS_NAMES if n not in ("BJ", "SJ")]
+    hearts = [n for n in names if n.endswith("h")]
+    dets = [_det(n, 300.0 * i, 0.0) for i, n in enumerate(names)]
+    dets += [_det(n, 300.0 * i, 2000.0) for i, n in enumerate(hearts)]  # the second copies
+    for n in [n for n in names if n.endswith(suit)][:3]:
+        x = 300.0 * names.index(n)
+        dets += [_det(n, x + 50, 0.0), _det(n, x, 80.0)]
+    assert shows_four_corners(dets, CFG) is four
+
+
 def test_two_corner_tables_are_not_folded(monkeypatch):
     """A two-corner deck's table never reaches the fold, whatever its repeats."""
     calls = []

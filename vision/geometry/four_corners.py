@@ -23,6 +23,7 @@ import numpy as np
 from ..types import Detection
 from .config import GeometryConfig
 from .corners import _detections, joint_read
+from .deck import FIVE_PLAYER_DECK, added_suit
 from .parts import SeatFrame, _Card, _side
 
 # The direction (degrees; 0 straight down the card from its top-left index, 90 straight right) each
@@ -70,10 +71,15 @@ def shows_four_corners(dets: list[Detection], cfg: GeometryConfig) -> bool:
     card's reach. Every row's last card of such a deck shows three corners or four (a name in 13 a
     seat); a two-corner deck shows a card at most twice, and where the 65-card deck holds two copies
     of a card, a copy's corner and the other's two can make such an angle now and then (two in 52
-    names at most on the five-seat decision tables)."""
+    names at most on the five-seat decision tables). So the suit that a 65-card deck holds twice, where
+    the reads show one (`deck.added_suit`: its names read twice far more often than any other suit's,
+    which a four-corner deck's are all), is left out of the count: a rectangle there may be two
+    copies' corners; every other name's is one card's."""
+    twice = added_suit([d.card for d in dets], FIVE_PLAYER_DECK)
     by_name: dict[str, list[Detection]] = {}
     for d in dets:
-        by_name.setdefault(d.card, []).append(d)
+        if twice is None or d.card[-1] != twice:
+            by_name.setdefault(d.card, []).append(d)
     need = max(1.0, RECTANGLE_SHARE * len(by_name))
     rectangles = 0
     for group in by_name.values():
