@@ -192,6 +192,23 @@ def test_folded_cards_keep_their_evidence():
     assert sum(c.gone for c in cards) == 2
 
 
+@pytest.mark.parametrize("twice, second_bl, cards_of_7h", [
+    (frozenset({"7h"}), (0, 320), [2, 2]),       # the 65's added suit: two copies, one card each
+    (frozenset(), (0, 320), [1, 1, 1, 1]),       # one copy: no card shows all four, nothing folds
+    (frozenset({"7h"}), (40, 300), [1, 1, 1, 1]),  # no copy's bottom-left lies there
+])
+def test_two_copies_in_one_hand_fold_into_a_card_each(twice, second_bl, cards_of_7h):
+    """Both copies of a card of the 65's added suit dealt to one hand, two rows apart: its four reads
+    lie on no one card's corners, but on two cards' as the seat's other cards show theirs."""
+    cards = _cards([("2c", 100, 0), ("2c", 100, 80), ("3c", 130, 0), ("3c", 130, 80),
+                    ("7h", 0, 0), ("7h", 0, 80), ("7h", 0, 240), ("7h", *second_bl)])
+    g = list(range(len(cards)))
+    assert fold_extra_corners(cards, g, FRAME, CFG, twice)
+    sevens = sorted(len(cards[i].read().boxes) for i in g if cards[i].card == "7h")
+    assert sevens == cards_of_7h
+    assert sum(len(cards[i].read().boxes) for i in g) == 8  # every read kept, as a corner or a card
+
+
 def test_a_four_corner_table_whose_clubs_read_as_spades_still_seats_four():
     """Every club of a four-corner deck read as the spade of its rank (a strange deck's club pip): the
     table shows 39 names, three seats' worth, yet its cards lie in four seats. The seat counts tried

@@ -48,6 +48,13 @@ AXIS_SPREAD = 4.0
 # long side can look the shorter. Under this ratio the lengths do not say which axis is the card's
 # down: the seat's own frame does.
 LONG_SIDE_RATIO = 1.2
+# A card's top-left to bottom-left index offset against its top-left to top-right one, where a seat
+# shows only the first (the indices are inset about equally from a 63 x 88 mm card's edges).
+CARD_ASPECT = 1.45
+# Where one name's reads are two cards' corners, each corner lies within this share of the card's
+# height of where the seat's other cards show that corner (perspective varies it a little across a
+# seat; a read a row off lies a third of a height or more away).
+COPY_CORNER_TOLERANCE = 0.25
 
 
 @dataclass(frozen=True)
@@ -198,10 +205,14 @@ def _card_axes(groups: list[list[Detection]], fr: SeatFrame) -> SeatFrame | None
     return replace(fr, right=d_d * fr.right - d_r * fr.down, down=d_r * fr.right + d_d * fr.down)
 
 
-def fold_extra_corners(cards: list[_Card], g: list[int], fr: SeatFrame, cfg: GeometryConfig) -> bool:
+def fold_extra_corners(cards: list[_Card], g: list[int], fr: SeatFrame, cfg: GeometryConfig,
+                       twice: frozenset[str] = frozenset()) -> bool:
     """Fold, in one seat (`g`, indices into `cards`, in the frame `fr`), each name's reads into one
-    card where the seat shows a four-corner deck (module docstring). The cards folded away are marked
-    gone and leave `g`; returns whether anything was folded."""
+    card where the seat shows a four-corner deck (module docstring); the reads of a name the deck
+    holds twice (`twice`: the 65's added suit) that lie on no one card's corners, into two cards where
+    they lie as two cards' corners do in this seat (`_two_cards`: both copies dealt to one hand).
+    The cards folded away are marked gone and leave `g`, a second copy read as one card's corner pair
+    joins `cards` and `g`; returns whether anything was folded."""
     by_name: dict[str, list[int]] = {}
     for i in g:
         by_name.setdefault(cards[i].card, []).append(i)
@@ -211,16 +222,102 @@ def fold_extra_corners(cards: list[_Card], g: list[int], fr: SeatFrame, cfg: Geo
     axes = _card_axes([dets for _, dets in named], fr)
     if axes is None:
         return False
-    plans: list[tuple[list[int], _Corners]] = []
+    plans: list[tuple[list[int], list[_Corners]]] = []
+    apart: list[tuple[list[int], list[Detection]]] = []
     for idx, dets in named:
         corners = _corners_of(dets, axes, cfg)
-        if corners is not None and corners.folds:
-            plans.append((idx, corners))
+        if corners is None:
+            if cards[idx[0]].card in twice:
+                apart.append((idx, dets))
+        elif corners.folds:
+            plans.append((idx, [corners]))
+    shape = _card_shape([c for _, (c,) in plans], axes)
+    for idx, dets in apart if shape is not None else []:
+        two = _two_cards(dets, axes, shape, cfg)
+        if two is not None:
+            plans.append((idx, two))
     if len(plans) < MIN_FOLDS:
         return False
-    for idx, corners in plans:
-        cards[idx[0]] = _folded(corners, all(cards[i].unsure for i in idx))
-        for i in idx[1:]:
+    for idx, parts in plans:
+        unsure = all(cards[i].unsure for i in idx)
+        for n, corners in enumerate(parts):
+            if n < len(idx):
+                cards[idx[n]] = _folded(corners, unsure)
+            else:  # two cards read as one pair of corners before the seat's frame was known
+                cards.append(_folded(corners, unsure))
+                g.append(len(cards) - 1)
+        for i in idx[len(parts):]:
             cards[i] = replace(cards[i], gone=True)
             g.remove(i)
     return True
+
+
+def _card_shape(folds: list[_Corners], axes: SeatFrame) -> tuple[np.ndarray, np.ndarray] | None:
+    """Where a card's bottom-left and top-right indices lie from its top-left one in this seat (in
+    `axes`, index heights): the median over the seat's cards folded from one name's reads; the
+    top-right one, where no card shows it, from the bottom-left turned a quarter and narrowed by
+    `CARD_ASPECT`. None where no card shows its bottom-left."""
+    steps: dict[str, list[np.ndarray]] = {"bottom_left": [], "top_right": []}
+    for c in folds:
+        unit = float(np.median([_side(d.box) for d in [c.top_left, *c.extra]]))
+        for d in c.extra:
+            step = _in_axes(d, axes) / unit - _in_axes(c.top_left, axes) / unit
+            steps["bottom_left" if step[1] > step[0] else "top_right"].append(step)
+    if not steps["bottom_left"]:
+        return None
+    bl = np.median(np.array(steps["bottom_left"]), axis=0)
+    tr = (np.median(np.array(steps["top_right"]), axis=0) if steps["top_right"]
+          else np.array([bl[1], -bl[0]]) / CARD_ASPECT)
+    return bl, tr
+
+
+def _two_cards(dets: list[Detection], axes: SeatFrame, shape: tuple[np.ndarray, np.ndarray],
+               cfg: GeometryConfig) -> list[_Corners] | None:
+    """`dets` (one name's reads in a seat, which lie on no one card's corners) as two cards' corners.
+    Of the ways to split them in two, each part one card's corners (`_corners_of`, one read at most
+    at each corner), the one whose corners lie nearest where the seat's other cards show theirs
+    (`shape`), every corner within `COPY_CORNER_TOLERANCE` of the card's height of it; None where no
+    split is such, or where neither part folds a corner."""
+    if len(dets) > 8:
+        return None
+    bl, tr = shape
+    expected = np.array([bl, tr, bl + tr])
+    height = float(np.linalg.norm(bl))
+    best: tuple[float, list[_Corners]] | None = None
+    for mask in range(1 << (len(dets) - 1)):
+        parts = [[d for k, d in enumerate(dets) if (mask >> k) & 1 == side] for side in (0, 1)]
+        if not parts[1]:
+            continue
+        found = [_part_fit(p, axes, expected, height, cfg) for p in parts]
+        if any(f is None for f in found) or not any(c.folds for _, c in found):
+            continue
+        cost = sum(f for f, _ in found)
+        if best is None or cost < best[0]:
+            best = (cost, [c for _, c in found])
+    return best[1] if best is not None else None
+
+
+def _part_fit(part: list[Detection], axes: SeatFrame, expected: np.ndarray, height: float,
+              cfg: GeometryConfig) -> tuple[float, _Corners] | None:
+    """One card's corners of `part` and how far (squared, in card heights) its other corners lie from
+    `expected` (bottom-left, top-right, bottom-right from the top-left); None where they are no one
+    card's, two lie at one corner or one lies `COPY_CORNER_TOLERANCE` or more from its own."""
+    corners = _corners_of(part, axes, cfg) if len(part) > 1 else _Corners(part[0], None, [])
+    if corners is None:
+        return None
+    unit = float(np.median([_side(d.box) for d in part]))
+    origin = _in_axes(corners.top_left, axes) / unit
+    cost, used = 0.0, set()
+    for d in [*corners.extra, *([corners.bottom_right] if corners.bottom_right is not None else [])]:
+        off = np.linalg.norm(expected - (_in_axes(d, axes) / unit - origin), axis=1) / height
+        k = int(np.argmin(off))
+        if k in used or off[k] >= COPY_CORNER_TOLERANCE:
+            return None
+        used.add(k)
+        cost += float(off[k]) ** 2
+    return cost, corners
+
+
+def _in_axes(d: Detection, axes: SeatFrame) -> np.ndarray:
+    p = np.asarray(d.center, float)
+    return np.array([p @ axes.right, p @ axes.down])
