@@ -209,6 +209,19 @@ def test_two_copies_in_one_hand_fold_into_a_card_each(twice, second_bl, cards_of
     assert sum(len(cards[i].read().boxes) for i in g) == 8  # every read kept, as a corner or a card
 
 
+@pytest.mark.parametrize("twice, cards_of_7h", [(frozenset({"7h"}), [1, 1]), (frozenset(), [2])])
+def test_copies_a_row_apart_are_not_one_cards_corners(twice, cards_of_7h):
+    """The two copies of an added-suit card in neighbouring rows, one straight above the other, their
+    bottom-left corners under the next row: their top-left reads lie as one card's top-left and
+    bottom-left would, but a row (6 index heights) apart where the seat's cards are 4 tall. A card the
+    deck holds once is one card, whatever its shape."""
+    cards = _cards([("2c", 100, 0), ("2c", 100, 80), ("3c", 130, 0), ("3c", 130, 80),
+                    ("7h", 0, 0), ("7h", 0, 120)])
+    g = list(range(len(cards)))
+    assert fold_extra_corners(cards, g, FRAME, CFG, twice)
+    assert sorted(len(cards[i].read().boxes) for i in g if cards[i].card == "7h") == cards_of_7h
+
+
 def test_a_four_corner_table_whose_clubs_read_as_spades_still_seats_four():
     """Every club of a four-corner deck read as the spade of its rank (a strange deck's club pip): the
     table shows 39 names, three seats' worth, yet its cards lie in four seats. The seat counts tried

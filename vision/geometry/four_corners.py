@@ -223,19 +223,18 @@ def fold_extra_corners(cards: list[_Card], g: list[int], fr: SeatFrame, cfg: Geo
     if axes is None:
         return False
     plans: list[tuple[list[int], list[_Corners]]] = []
-    apart: list[tuple[list[int], list[Detection]]] = []
+    copies: list[tuple[list[int], list[Detection], _Corners | None]] = []
     for idx, dets in named:
         corners = _corners_of(dets, axes, cfg)
-        if corners is None:
-            if cards[idx[0]].card in twice:
-                apart.append((idx, dets))
-        elif corners.folds:
+        if cards[idx[0]].card in twice:
+            copies.append((idx, dets, corners))
+        elif corners is not None and corners.folds:
             plans.append((idx, [corners]))
     shape = _card_shape([c for _, (c,) in plans], axes)
-    for idx, dets in apart if shape is not None else []:
-        two = _two_cards(dets, axes, shape, cfg)
-        if two is not None:
-            plans.append((idx, two))
+    for idx, dets, corners in copies:
+        parts = _copies_of(dets, corners, axes, shape, cfg)
+        if parts is not None:
+            plans.append((idx, parts))
     if len(plans) < MIN_FOLDS:
         return False
     for idx, parts in plans:
@@ -269,6 +268,23 @@ def _card_shape(folds: list[_Corners], axes: SeatFrame) -> tuple[np.ndarray, np.
     tr = (np.median(np.array(steps["top_right"]), axis=0) if steps["top_right"]
           else np.array([bl[1], -bl[0]]) / CARD_ASPECT)
     return bl, tr
+
+
+def _copies_of(dets: list[Detection], corners: _Corners | None, axes: SeatFrame,
+               shape: tuple[np.ndarray, np.ndarray] | None, cfg: GeometryConfig) -> list[_Corners] | None:
+    """The cards the reads of a name the deck holds twice are, where a corner folds: one card where
+    they lie on its corners as the seat's one-copy cards show theirs (`shape`), else two
+    (`_two_cards`). Two copies in neighbouring rows, one above the other, can lie as one card's
+    top-left and bottom-left; only the card's shape tells them apart. Without a shape, as one card's
+    corners or not at all."""
+    if shape is None:
+        return [corners] if corners is not None and corners.folds else None
+    bl, tr = shape
+    expected, height = np.array([bl, tr, bl + tr]), float(np.linalg.norm(bl))
+    one = _part_fit(dets, axes, expected, height, cfg)
+    if one is not None:
+        return [one[1]] if one[1].folds else None
+    return _two_cards(dets, axes, shape, cfg)
 
 
 def _two_cards(dets: list[Detection], axes: SeatFrame, shape: tuple[np.ndarray, np.ndarray],
