@@ -235,6 +235,19 @@ def test_copies_a_row_apart_are_not_one_cards_corners(twice, cards_of_7h):
     assert sorted(len(cards[i].read().boxes) for i in g if cards[i].card == "7h") == cards_of_7h
 
 
+@pytest.mark.parametrize("between, cards_of_qs", [(True, [2, 2]), (False, [4])])
+def test_copies_apart_in_a_row_are_not_one_cards_four_corners(between, cards_of_qs):
+    """Both copies of Qs in one row, a Jc fanned between them: their four reads lie as one card's
+    four corners would, but the Jc lies over where that card's right-hand corners are. Without a
+    card between, the four reads are one card's, as a row's last card shows them."""
+    reads = [("2c", 300, 0), ("2c", 300, 80), ("3c", 330, 0), ("3c", 330, 80),
+             ("Qs", 0, 0), ("Qs", 0, 80), ("Qs", 60, 0), ("Qs", 60, 80)]
+    cards = _cards(reads + ([("Jc", 30, 0), ("Jc", 30, 80)] if between else []))
+    g = list(range(len(cards)))
+    assert fold_extra_corners(cards, g, FRAME, CFG, frozenset({"Qs"}))
+    assert sorted(len(cards[i].read().boxes) for i in g if cards[i].card == "Qs") == cards_of_qs
+
+
 def test_a_four_corner_table_whose_clubs_read_as_spades_still_seats_four():
     """Every club of a four-corner deck read as the spade of its rank (a strange deck's club pip): the
     table shows 39 names, three seats' worth, yet its cards lie in four seats. The seat counts tried

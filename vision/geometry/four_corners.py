@@ -238,7 +238,8 @@ def fold_extra_corners(cards: list[_Card], g: list[int], fr: SeatFrame, cfg: Geo
             plans.append((idx, [corners]))
     shape = _card_shape([c for _, (c,) in plans], axes)
     for idx, dets, corners in copies:
-        parts = _copies_of(dets, corners, axes, shape, cfg)
+        others = [d for other, ds in named if other is not idx for d in ds]
+        parts = _copies_of(dets, corners, others, axes, shape, cfg)
         if parts is not None:
             plans.append((idx, parts))
     if len(plans) < MIN_FOLDS:
@@ -276,21 +277,38 @@ def _card_shape(folds: list[_Corners], axes: SeatFrame) -> tuple[np.ndarray, np.
     return bl, tr
 
 
-def _copies_of(dets: list[Detection], corners: _Corners | None, axes: SeatFrame,
+def _copies_of(dets: list[Detection], corners: _Corners | None, others: list[Detection], axes: SeatFrame,
                shape: tuple[np.ndarray, np.ndarray] | None, cfg: GeometryConfig) -> list[_Corners] | None:
     """The cards the reads of a name the deck holds twice are, where a corner folds: one card where
-    they lie on its corners as the seat's one-copy cards show theirs (`shape`), else two
+    they lie on its corners as the seat's one-copy cards show theirs (`shape`) and no other card's
+    index (`others`, the seat's other reads) lies along its top edge (`_under_another`), else two
     (`_two_cards`). Two copies in neighbouring rows, one above the other, can lie as one card's
-    top-left and bottom-left; only the card's shape tells them apart. Without a shape, as one card's
+    top-left and bottom-left, and two a card or two apart in one row as one card's four corners;
+    the card's shape and the cards between them tell them apart. Without a shape, as one card's
     corners or not at all."""
     if shape is None:
         return [corners] if corners is not None and corners.folds else None
     bl, tr = shape
     expected, height = np.array([bl, tr, bl + tr]), float(np.linalg.norm(bl))
     one = _part_fit(dets, axes, expected, height, cfg)
-    if one is not None:
+    if one is not None and not _under_another(one[1], others, axes):
         return [one[1]] if one[1].folds else None
     return _two_cards(dets, axes, shape, cfg)
+
+
+def _under_another(c: _Corners, others: list[Detection], axes: SeatFrame) -> bool:
+    """Whether another card's index lies on `c`'s top edge, between its top-left index and the
+    right-hand corner it is read at: that card lies over the corner, so the read there is no corner
+    of `c` (in a fanned row only the last card shows its right-hand corners)."""
+    reads = [c.top_left, *c.extra, *([c.bottom_right] if c.bottom_right is not None else [])]
+    unit = float(np.median([_side(d.box) for d in reads]))
+    origin = _in_axes(c.top_left, axes) / unit
+    reach = max(float((_in_axes(d, axes) / unit - origin)[0]) for d in reads)
+    for o in others:
+        du, dv = _in_axes(o, axes) / unit - origin
+        if 0.5 < du < reach - 0.5 and abs(dv) < 1.0:
+            return True
+    return False
 
 
 def _two_cards(dets: list[Detection], axes: SeatFrame, shape: tuple[np.ndarray, np.ndarray],
