@@ -167,19 +167,6 @@ def test_card_axes_of_a_foreshortened_seat_follow_its_frame():
     assert axes.down == pytest.approx(FRAME.down, abs=1e-6)
     assert axes.right == pytest.approx(FRAME.right, abs=1e-6)
 
-def test_card_axes_follow_the_pairs_most_cards_show():
-    """A seat seen at a steep slant: its cards' top-left to bottom-left pairs (60 px) look a third
-    shorter than their top-left to top-right ones (80 px). Five cards show the first pair, only two
-    (a row's last cards) the second: the card's down is the axis most pairs lie along."""
-    groups = [[_det(card, 100.0 * k, 0.0), _det(card, 100.0 * k, 60.0)]
-              for k, card in enumerate(["2c", "3c", "4c", "5c", "6c"])]
-    groups += [[_det(card, 600.0 + 100.0 * k, 0.0), _det(card, 680.0 + 100.0 * k, 0.0)]
-               for k, card in enumerate(["7c", "8c"])]
-    axes = _card_axes(groups, FRAME)
-    assert axes is not None
-    assert axes.down == pytest.approx(FRAME.down, abs=1e-6)
-
-
 def _cards(reads: list[tuple[str, float, float]]) -> list[_Card]:
     return [_Card(n, 0.9, [d.box], [np.array(d.center)], None, dets=[d])
             for n, x, y in reads for d in [_det(n, x, y)]]

@@ -166,13 +166,10 @@ def _card_axes(groups: list[list[Detection]], fr: SeatFrame) -> SeatFrame | None
     they do not. Two reads of one name are one card's two corners: most such pairs run along the
     card's long side (top-left to bottom-left) or its short side (top-left to top-right), a few along
     its diagonal. The axes are the right angle that most pairs lie along (within `AXIS_SPREAD`
-    degrees), where `MIN_FOLDS` do. `down` is the axis more than twice as many pairs lie along: every
-    card of a fanned row shows its top-left and bottom-left indices, only a row's last card its
-    top-right one. Where the counts are nearer, it is the axis of the longer pairs (a card is taller
-    than wide) where they are `LONG_SIDE_RATIO` longer, else the axis nearer the frame's own down;
-    pointing the way the frame's does. Lengths alone mislead on a seat seen at a slant, whose cards'
-    long side can look a third shorter than their short one; the rows' own direction is no guide
-    either: a four-corner deck's seat shows lines of indices every way."""
+    degrees), where `MIN_FOLDS` do; `down` is the axis of the longer pairs (a card is taller than
+    wide) where they are `LONG_SIDE_RATIO` longer, else the axis nearer the frame's own down, pointing
+    the way the frame's does. The rows' own direction alone is no guide: a four-corner deck's seat
+    shows lines of indices every way."""
     angles, lengths = [], []
     for dets in groups:
         for a in range(len(dets)):
@@ -197,10 +194,7 @@ def _card_axes(groups: list[list[Detection]], fr: SeatFrame) -> SeatFrame | None
     on_a, on_b = off(ang, axis, 180.0) <= AXIS_SPREAD, off(ang, axis + 90.0, 180.0) <= AXIS_SPREAD
     long_a = np.median(length[on_a]) if on_a.any() else 0.0
     long_b = np.median(length[on_b]) if on_b.any() else 0.0
-    n_a, n_b = int(on_a.sum()), int(on_b.sum())
-    if max(n_a, n_b) >= 2 * min(n_a, n_b) + 1:
-        down_a = n_a > n_b
-    elif max(long_a, long_b) >= LONG_SIDE_RATIO * min(long_a, long_b):
+    if max(long_a, long_b) >= LONG_SIDE_RATIO * min(long_a, long_b):
         down_a = long_a >= long_b
     else:  # foreshortened: the axis nearer the seat's own down (`axis` lies in [0, 90))
         down_a = axis <= 45.0
