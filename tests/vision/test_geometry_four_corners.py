@@ -222,14 +222,19 @@ def test_copies_a_row_apart_are_not_one_cards_corners(twice, cards_of_7h):
     assert sorted(len(cards[i].read().boxes) for i in g if cards[i].card == "7h") == cards_of_7h
 
 
-@pytest.mark.parametrize("between, cards_of_qs", [(True, [2, 2]), (False, [4])])
-def test_copies_apart_in_a_row_are_not_one_cards_four_corners(between, cards_of_qs):
-    """Both copies of Qs in one row, a Jc fanned between them: their four reads lie as one card's
-    four corners would, but the Jc lies over where that card's right-hand corners are. Without a
-    card between, the four reads are one card's, as a row's last card shows them."""
+@pytest.mark.parametrize("between, qs, cards_of_qs", [
+    ([("Jc", 30, 0), ("Jc", 30, 80)], [(60, 0), (60, 80)], [2, 2]),
+    ([("Jc", 30, 0)], [(60, 0), (60, 80)], [2, 2]),  # the Jc's bottom-left under the next row
+    ([("Jc", 30, 0)], [(60, 0)], [1, 2]),            # and the second Qs's: not one card's top-right
+    ([], [(60, 0), (60, 80)], [4]),
+])
+def test_copies_apart_in_a_row_are_not_one_cards_four_corners(between, qs, cards_of_qs):
+    """Both copies of Qs in one row, a Jc fanned between them: their reads lie as one card's
+    corners would, but the Jc lies over where that card's right-hand corners are. Without a card
+    between, the four reads are one card's, as a row's last card shows them."""
     reads = [("2c", 300, 0), ("2c", 300, 80), ("3c", 330, 0), ("3c", 330, 80),
-             ("Qs", 0, 0), ("Qs", 0, 80), ("Qs", 60, 0), ("Qs", 60, 80)]
-    cards = _cards(reads + ([("Jc", 30, 0), ("Jc", 30, 80)] if between else []))
+             ("Qs", 0, 0), ("Qs", 0, 80)] + [("Qs", x, y) for x, y in qs]
+    cards = _cards(reads + between)
     g = list(range(len(cards)))
     assert fold_extra_corners(cards, g, FRAME, CFG, frozenset({"Qs"}))
     assert sorted(len(cards[i].read().boxes) for i in g if cards[i].card == "Qs") == cards_of_qs

@@ -232,7 +232,7 @@ def fold_extra_corners(cards: list[_Card], g: list[int], fr: SeatFrame, cfg: Geo
             plans.append((idx, [corners]))
     shape = _card_shape([c for _, (c,) in plans], axes)
     for idx, dets, corners in copies:
-        others = [d for other, ds in named if other is not idx for d in ds]
+        others = [d for i in g if i not in idx for d in [*_detections(cards[i]), *cards[i].folded]]
         parts = _copies_of(dets, corners, others, axes, shape, cfg)
         if parts is not None:
             plans.append((idx, parts))
@@ -274,8 +274,7 @@ def _card_shape(folds: list[_Corners], axes: SeatFrame) -> tuple[np.ndarray, np.
 def _copies_of(dets: list[Detection], corners: _Corners | None, others: list[Detection], axes: SeatFrame,
                shape: tuple[np.ndarray, np.ndarray] | None, cfg: GeometryConfig) -> list[_Corners] | None:
     """The cards the reads of a name the deck holds twice are, where a corner folds: one card where
-    they lie on its corners as the seat's one-copy cards show theirs (`shape`) and no other card's
-    index (`others`, the seat's other reads) lies along its top edge (`_under_another`), else two
+    they lie on its corners as the seat's one-copy cards show theirs (`_part_fit`), else two
     (`_two_cards`). Two copies in neighbouring rows, one above the other, can lie as one card's
     top-left and bottom-left, and two a card or two apart in one row as one card's four corners;
     the card's shape and the cards between them tell them apart. Without a shape, as one card's
@@ -284,10 +283,10 @@ def _copies_of(dets: list[Detection], corners: _Corners | None, others: list[Det
         return [corners] if corners is not None and corners.folds else None
     bl, tr = shape
     expected, height = np.array([bl, tr, bl + tr]), float(np.linalg.norm(bl))
-    one = _part_fit(dets, axes, expected, height, cfg)
-    if one is not None and not _under_another(one[1], others, axes):
+    one = _part_fit(dets, others, axes, expected, height, cfg)
+    if one is not None:
         return [one[1]] if one[1].folds else None
-    return _two_cards(dets, axes, shape, cfg)
+    return _two_cards(dets, others, axes, shape, cfg)
 
 
 def _under_another(c: _Corners, others: list[Detection], axes: SeatFrame) -> bool:
@@ -305,8 +304,8 @@ def _under_another(c: _Corners, others: list[Detection], axes: SeatFrame) -> boo
     return False
 
 
-def _two_cards(dets: list[Detection], axes: SeatFrame, shape: tuple[np.ndarray, np.ndarray],
-               cfg: GeometryConfig) -> list[_Corners] | None:
+def _two_cards(dets: list[Detection], others: list[Detection], axes: SeatFrame,
+               shape: tuple[np.ndarray, np.ndarray], cfg: GeometryConfig) -> list[_Corners] | None:
     """`dets` (one name's reads in a seat, which lie on no one card's corners) as two cards' corners.
     Of the ways to split them in two, each part one card's corners (`_corners_of`, one read at most
     at each corner), the one whose corners lie nearest where the seat's other cards show theirs
@@ -322,7 +321,7 @@ def _two_cards(dets: list[Detection], axes: SeatFrame, shape: tuple[np.ndarray, 
         parts = [[d for k, d in enumerate(dets) if (mask >> k) & 1 == side] for side in (0, 1)]
         if not parts[1]:
             continue
-        found = [_part_fit(p, axes, expected, height, cfg) for p in parts]
+        found = [_part_fit(p, others, axes, expected, height, cfg) for p in parts]
         if any(f is None for f in found) or not any(c.folds for _, c in found):
             continue
         cost = sum(f for f, _ in found)
@@ -331,13 +330,15 @@ def _two_cards(dets: list[Detection], axes: SeatFrame, shape: tuple[np.ndarray, 
     return best[1] if best is not None else None
 
 
-def _part_fit(part: list[Detection], axes: SeatFrame, expected: np.ndarray, height: float,
-              cfg: GeometryConfig) -> tuple[float, _Corners] | None:
+def _part_fit(part: list[Detection], others: list[Detection], axes: SeatFrame, expected: np.ndarray,
+              height: float, cfg: GeometryConfig) -> tuple[float, _Corners] | None:
     """One card's corners of `part` and how far (squared, in card heights) its other corners lie from
     `expected` (bottom-left, top-right, bottom-right from the top-left); None where they are no one
-    card's, two lie at one corner or one lies `COPY_CORNER_TOLERANCE` or more from its own."""
+    card's, two lie at one corner, one lies `COPY_CORNER_TOLERANCE` or more from its own, or another
+    card's index (`others`, the seat's other reads) lies over its right-hand corners
+    (`_under_another`)."""
     corners = _corners_of(part, axes, cfg) if len(part) > 1 else _Corners(part[0], None, [])
-    if corners is None:
+    if corners is None or _under_another(corners, others, axes):
         return None
     unit = float(np.median([_side(d.box) for d in part]))
     origin = _in_axes(corners.top_left, axes) / unit
