@@ -99,10 +99,11 @@ def pair_copies(
 
 def _names(cards: list[_Card], g: list[int]) -> dict[str, list[int]]:
     """The seat's cards by name, for names with two corners or more among them (cards whose corners
-    disagree on their name keep their pair)."""
+    disagree on their name keep their pair, and a four-corner deck's cards their folded corners:
+    `four_corners` has placed every read of their name)."""
     by: dict[str, list[int]] = {}
     for i in g:
-        if not cards[i].corners_disagree:
+        if not cards[i].corners_disagree and not cards[i].folded:
             by.setdefault(cards[i].card, []).append(i)
     return {n: idx for n, idx in by.items()
             if 2 <= sum(len(cards[i].points) for i in idx) <= MAX_CORNERS}
