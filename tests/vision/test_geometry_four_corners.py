@@ -54,6 +54,36 @@ def test_a_four_corner_deck_is_told_from_its_reads():
     assert not shows_four_corners(line + square + far, CFG)
 
 
+def _both_copies_in_seat_zero(scene: dict, rows_down: int, places_right: int) -> dict:
+    """The scene with a spade of seat 0 also dealt, as its second copy, `rows_down` rows below and
+    `places_right` places right of it in the same hand (the card there goes where that copy was)."""
+    cards, rows = scene["cards"], ["head", "middle", "tail"]
+    for c in cards:
+        r = rows.index(c["row"]) + rows_down
+        if c["seat"] != 0 or not c["card"].endswith("s") or r > 2:
+            continue
+        copy_at = next(j for j, o in enumerate(cards) if o["card"] == c["card"] and o["seat"] != 0)
+        there = next((j for j, o in enumerate(cards) if o["seat"] == 0 and o["row"] == rows[r]
+                      and o["position"] == c["position"] + places_right and not o["card"].endswith("s")),
+                     None)
+        if there is not None:
+            return renamed(renamed(scene, [there], c["card"]), [copy_at], cards[there]["card"])
+    raise AssertionError("no such spade")
+
+
+@pytest.mark.parametrize("seed", [4, 6])
+@pytest.mark.parametrize("rows_down, places_right", [(1, 0), (0, 1), (0, 2)])
+@pytest.mark.parametrize("told", [None, "s"])
+def test_both_copies_in_one_hand_read_exactly(seed, rows_down, places_right, told):
+    """A five-seat four-corner table whose hand holds both copies of a spade (the 65's added suit):
+    one above the other in neighbouring rows, side by side, or a card apart. Each copy is a card of
+    its own, read exactly and without a problem, told the added suit or not."""
+    scene = _both_copies_in_seat_zero(build_table(5, seed=seed, jitter=0.01, tilt=0.03, four_corners=True),
+                                      rows_down, places_right)
+    tr = read_table(detections(scene, seed=4), width=scene["width"], height=scene["height"], extra_suit=told)
+    assert_exact(scene, tr)
+
+
 @pytest.mark.parametrize("angles, four", [(1, False), (2, False), (3, True)])
 def test_a_full_table_needs_a_share_of_its_names_at_three_corners(angles, four):
     """Of 52 names, one or two read at a card's three corners are copies of the 65-card deck by

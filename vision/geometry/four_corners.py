@@ -230,7 +230,10 @@ def fold_extra_corners(cards: list[_Card], g: list[int], fr: SeatFrame, cfg: Geo
             copies.append((idx, dets, corners))
         elif corners is not None and corners.folds:
             plans.append((idx, [corners]))
-    shape = _card_shape([c for _, (c,) in plans], axes)
+    # the card's shape from the names held once; untold which suit the 65 holds twice, from every
+    # name whose reads lie on one card's corners (most names of a hand are one copy)
+    shape = (_card_shape([c for _, (c,) in plans], axes)
+             or _card_shape([c for _, _, c in copies if c is not None and c.folds], axes))
     for idx, dets, corners in copies:
         others = [d for i in g if i not in idx for d in [*_detections(cards[i]), *cards[i].folded]]
         parts = _copies_of(dets, corners, others, axes, shape, cfg)
