@@ -5,13 +5,14 @@ turned half round, the bottom-left one), and the last card of a row in all four 
 cards, the bottom-left indices make a fourth row under the nearest one and every name a repeat.
 
 A photo shows such a deck where a name is read at three corners of one card (`shows_four_corners`):
-a two-corner deck shows a card at most twice. Then, in each seat (of the 65-card deck too: there a
-name's two copies are two cards, which lie on no one card's corners), the same-named reads
-show the cards' own axes (`_card_axes`), and in that frame a card's extra corners sit where no other
-card's index can: straight below its top-left index (the bottom-left corner) or straight right of it
-(the top-right corner). Where `MIN_FOLDS` names of the seat show that, every name whose reads all
-lie on one card's corners becomes one card: its top-left index (and bottom-right one, as for any
-deck) its corners, the others folded into its evidence (`fold_extra_corners`).
+a two-corner deck shows a card at most twice. Then, in each seat, the same-named reads show the
+cards' own axes (`_card_axes`), and in that frame a card's extra corners sit where no other card's
+index can: straight below its top-left index (the bottom-left corner) or straight right of it (the
+top-right corner). Where `MIN_FOLDS` names of the seat show that, every name whose reads all lie on
+one card's corners becomes one card: its top-left index (and bottom-right one, as for any deck) its
+corners, the others folded into its evidence (`fold_extra_corners`). A name the 65-card deck holds
+twice may be two cards in one hand: its reads are one card only where they lie as the seat's
+one-copy cards show a card's corners, else two (`_copies_of`).
 """
 
 from __future__ import annotations
