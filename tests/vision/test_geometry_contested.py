@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from tests.vision.layouts import build_table, detections
 from vision.classes import CLASS_INDEX, CLASS_NAMES
@@ -98,3 +99,23 @@ def test_a_read_renamed_to_a_second_copy_of_the_keepers_card_contests_nothing():
     dets = _read_as(dets, box, {held: 0.6, copy["card"]: 0.2})
     tr = read_table(dets, width=scene["width"], height=scene["height"], extra_suit="s")
     assert [(p.kind, p.card) for p in tr.problems] == [("changed", copy["card"])]
+
+
+@pytest.mark.parametrize("keeper_corners, contested", [(None, False), (1, True)])
+def test_a_lone_repeat_contests_a_card_only_as_well_read(keeper_corners, contested):
+    """A four-corner table: a lone read of X, a card of seat 2 showing both its left-hand corners,
+    lies on a card of seat 0 (a pip read as X), which then holds 14 and leaves it out. X read at both
+    corners is not made doubtful by it; X read at one corner only, as that lone read, may be its
+    misread: contested."""
+    scene = build_table(4, seed=3, jitter=0.01, four_corners=True)
+    x = next(c for c in scene["cards"] if c["seat"] == 2 and sum(ix["visible"] for ix in c["indices"]) == 2)
+    on = next(c for c in scene["cards"] if c["seat"] == 0 and c["row"] == "tail" and c["position"] == 4)
+    boxes = [tuple(float(v) for v in ix["box"]) for ix in x["indices"] if ix["visible"]]
+    dets = [d for d in detections(scene, seed=1)
+            if keeper_corners is None or d.box not in boxes[keeper_corners:]]
+    cx, cy = np.mean(np.array(on["quad"], float), axis=0)
+    box = (cx - 8, cy - 12, cx + 8, cy + 12)
+    [stray] = _read_as([Detection(x["card"], box, 0.7)], box, {x["card"]: 0.7, on["card"]: 0.01})
+    tr = read_table([*dets, stray], width=scene["width"], height=scene["height"])
+    assert [(p.kind, p.card) for p in tr.problems if p.seat == 0] == [("false_read", x["card"])]
+    assert bool([p for p in tr.problems if p.seat == 2 and p.kind == "contested"]) is contested

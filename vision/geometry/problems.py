@@ -11,7 +11,7 @@ import numpy as np
 from ..classes import CLASS_INDEX, SUIT_SIGNS
 from ..types import Problem, SeatRead
 from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig, name_rows
-from .corners import _corner_offset_of, _covered, _pair_unit
+from .corners import _corner_offset_of, _covered, _detections, _pair_unit
 from .deck import FIVE_PLAYER_DECK, _runner_up, added_suit, deck_capacity
 from .parts import SeatFrame, _Card
 
@@ -136,10 +136,11 @@ def _deck_problems(
         out.append(Problem("false_read", f"Seat {s + 1} {row}: {why}: left out as a false read",
                            s, row, c.card))
         # a seat of 14 must give a card up, and a read repeating one of another seat's is the one it
-        # gives up, sure or not: that other read may be the misread (and its seat then wrong)
+        # gives up, sure or not: that other read may be the misread (and its seat then wrong), unless
+        # it is read at more of the card's corners, all naming it (`_outnumbers`)
         for o in copies:
             s2, row2, where = _where(t, o)
-            if s2 is not None and s2 != s:
+            if s2 is not None and s2 != s and not _outnumbers(o, c):
                 out.append(Problem("contested", f"{where}: {c.card} was read in Seat {s + 1} {row} too, "
                                    "left out there as a false read: either may be the misread", s2, row2,
                                    c.card))
@@ -202,6 +203,14 @@ def _contested(
                                    "either may be the misread", s, row, c.card))
                 break  # one flag a card, however many reads contest it
     return out
+
+
+def _outnumbers(keeper: _Card, left: _Card) -> bool:
+    """Whether `keeper` is read at more of a card's corners than the read `left` out, every corner
+    naming it: a four-corner deck's card read at two corners or more against a lone read elsewhere."""
+    reads = [*_detections(keeper), *keeper.folded]
+    return (not keeper.corners_disagree and all(d.card == keeper.card for d in reads)
+            and len(reads) > len([*_detections(left), *left.folded]))
 
 
 def _contest(keeper: _Card, r: _Card) -> str:
