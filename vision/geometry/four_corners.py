@@ -210,10 +210,10 @@ def fold_extra_corners(cards: list[_Card], g: list[int], fr: SeatFrame, cfg: Geo
                        twice: frozenset[str] = frozenset()) -> bool:
     """Fold, in one seat (`g`, indices into `cards`, in the frame `fr`), each name's reads into one
     card where the seat shows a four-corner deck (module docstring); the reads of a name the deck
-    holds twice (`twice`: the 65's added suit) that lie on no one card's corners, into two cards where
-    they lie as two cards' corners do in this seat (`_two_cards`: both copies dealt to one hand).
-    The cards folded away are marked gone and leave `g`, a second copy read as one card's corner pair
-    joins `cards` and `g`; returns whether anything was folded."""
+    holds twice (`twice`: the 65's added suit) into one card or two, as the seat's other cards show a
+    card's corners (`_copies_of`: both copies dealt to one hand). The cards folded away are marked
+    gone and leave `g`, a second copy read as one card's corner pair joins `cards` and `g`; returns
+    whether anything was folded."""
     by_name: dict[str, list[int]] = {}
     for i in g:
         by_name.setdefault(cards[i].card, []).append(i)
@@ -290,7 +290,7 @@ def _copies_of(dets: list[Detection], corners: _Corners | None, others: list[Det
     one = _part_fit(dets, others, axes, expected, height, cfg)
     if one is not None:
         return [one[1]] if one[1].folds else None
-    return _two_cards(dets, others, axes, shape, cfg)
+    return _two_cards(dets, others, axes, expected, height, cfg)
 
 
 def _under_another(c: _Corners, others: list[Detection], axes: SeatFrame) -> bool:
@@ -308,18 +308,14 @@ def _under_another(c: _Corners, others: list[Detection], axes: SeatFrame) -> boo
     return False
 
 
-def _two_cards(dets: list[Detection], others: list[Detection], axes: SeatFrame,
-               shape: tuple[np.ndarray, np.ndarray], cfg: GeometryConfig) -> list[_Corners] | None:
-    """`dets` (one name's reads in a seat, which lie on no one card's corners) as two cards' corners.
-    Of the ways to split them in two, each part one card's corners (`_corners_of`, one read at most
-    at each corner), the one whose corners lie nearest where the seat's other cards show theirs
-    (`shape`), every corner within `COPY_CORNER_TOLERANCE` of the card's height of it; None where no
+def _two_cards(dets: list[Detection], others: list[Detection], axes: SeatFrame, expected: np.ndarray,
+               height: float, cfg: GeometryConfig) -> list[_Corners] | None:
+    """`dets` (one name's reads in a seat, which are no one card's) as two cards' corners. Of the
+    ways to split them in two, each part one card's corners as `_part_fit` holds them to, the one
+    whose corners lie nearest where the seat's other cards show theirs (`expected`); None where no
     split is such, or where neither part folds a corner."""
     if len(dets) > 8:
         return None
-    bl, tr = shape
-    expected = np.array([bl, tr, bl + tr])
-    height = float(np.linalg.norm(bl))
     best: tuple[float, list[_Corners]] | None = None
     for mask in range(1 << (len(dets) - 1)):
         parts = [[d for k, d in enumerate(dets) if (mask >> k) & 1 == side] for side in (0, 1)]

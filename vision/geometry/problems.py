@@ -207,7 +207,8 @@ def _contested(
 
 def _outnumbers(keeper: _Card, left: _Card) -> bool:
     """Whether `keeper` is read at more of a card's corners than the read `left` out, every corner
-    naming it: a four-corner deck's card read at two corners or more against a lone read elsewhere."""
+    naming it: a card read at two corners or more (a four-corner deck's mostly) against a lone read
+    elsewhere, a pip or a neighbour's extra corner the seat cut took in."""
     reads = [*_detections(keeper), *keeper.folded]
     return (not keeper.corners_disagree and all(d.card == keeper.card for d in reads)
             and len(reads) > len([*_detections(left), *left.folded]))
