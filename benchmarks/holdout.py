@@ -216,7 +216,6 @@ class SeatScore:
         return (f"exact seats carrying a problem: {self.exact_flagged}/{self.exact} "
                 f"({100 * self.exact_flagged / max(1, self.exact):.1f}%)")
 
-
     def blur_line(self) -> str:
         """Seats exact by how blurred their indices are (`blur_over_index`), in `BLUR_EDGES` buckets."""
         names = [f"< {BLUR_EDGES[0]}", *(f"{a}-{b}" for a, b in pairwise(BLUR_EDGES)), f">= {BLUR_EDGES[-1]}"]

@@ -89,6 +89,11 @@ def _detections(c: _Card) -> list[Detection]:
     return [Detection(c.card, b, c.confidence, c.scores) for b in c.boxes]
 
 
+def _all_reads(c: _Card) -> list[Detection]:
+    """Every read of a card: the detections it is made of and a four-corner deck's folded corners."""
+    return [*_detections(c), *c.folded]
+
+
 def _split(cards: list[_Card], g: list[int], i: int, doubt: bool = False) -> None:
     """Undo a merge: card i becomes its first corner; its second is appended as a card of its own.
     `doubt`: the corners could still be one card's (split for the counts, or off the corner offset)."""

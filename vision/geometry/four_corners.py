@@ -23,7 +23,7 @@ import numpy as np
 
 from ..types import Detection
 from .config import GeometryConfig
-from .corners import _detections, joint_read
+from .corners import _all_reads, joint_read
 from .deck import FIVE_PLAYER_DECK, added_suit
 from .parts import SeatFrame, _Card, _side
 
@@ -70,6 +70,11 @@ class _Corners:
     @property
     def folds(self) -> bool:
         return bool(self.extra)
+
+    @property
+    def others(self) -> list[Detection]:
+        """The reads at its other corners than the top-left."""
+        return [*self.extra, *([self.bottom_right] if self.bottom_right is not None else [])]
 
 
 def shows_four_corners(dets: list[Detection], cfg: GeometryConfig) -> bool:
@@ -127,7 +132,7 @@ def _corners_of(dets: list[Detection], fr: SeatFrame, cfg: GeometryConfig) -> _C
     that read's width to the right (a narrow card's bottom-right lies as steep as a sheared
     bottom-left)."""
     unit = float(np.median([_side(d.box) for d in dets]))
-    uv = np.array([[np.asarray(d.center) @ fr.right, np.asarray(d.center) @ fr.down] for d in dets]) / unit
+    uv = np.array([_in_axes(d, fr) for d in dets]) / unit
     first = int(np.argmin(uv.sum(axis=1)))
     _, _, x2, y2 = cfg.pair_box_one_deck
     steps = {i: uv[i] - uv[first] for i in range(len(dets)) if i != first}
@@ -217,7 +222,7 @@ def fold_extra_corners(cards: list[_Card], g: list[int], fr: SeatFrame, cfg: Geo
     by_name: dict[str, list[int]] = {}
     for i in g:
         by_name.setdefault(cards[i].card, []).append(i)
-    named = [(idx, [d for i in idx for d in [*_detections(cards[i]), *cards[i].folded]])
+    named = [(idx, [d for i in idx for d in _all_reads(cards[i])])
              for idx in by_name.values()]
     named = [(idx, dets) for idx, dets in named if len(dets) >= 2]
     axes = _card_axes([dets for _, dets in named], fr)
@@ -236,7 +241,7 @@ def fold_extra_corners(cards: list[_Card], g: list[int], fr: SeatFrame, cfg: Geo
     shape = (_card_shape([c for _, (c,) in plans], axes)
              or _card_shape([c for _, _, c in copies if c is not None and c.folds], axes))
     for idx, dets, corners in copies:
-        others = [d for i in g if i not in idx for d in [*_detections(cards[i]), *cards[i].folded]]
+        others = [d for i in g if i not in idx for d in _all_reads(cards[i])]
         parts = _copies_of(dets, corners, others, axes, shape, cfg)
         if parts is not None:
             plans.append((idx, parts))
@@ -297,7 +302,7 @@ def _under_another(c: _Corners, others: list[Detection], axes: SeatFrame) -> boo
     """Whether another card's index lies on `c`'s top edge, between its top-left index and the
     right-hand corner it is read at: that card lies over the corner, so the read there is no corner
     of `c` (in a fanned row only the last card shows its right-hand corners)."""
-    reads = [c.top_left, *c.extra, *([c.bottom_right] if c.bottom_right is not None else [])]
+    reads = [c.top_left, *c.others]
     unit = float(np.median([_side(d.box) for d in reads]))
     origin = _in_axes(c.top_left, axes) / unit
     reach = max(float((_in_axes(d, axes) / unit - origin)[0]) for d in reads)
@@ -343,7 +348,7 @@ def _part_fit(part: list[Detection], others: list[Detection], axes: SeatFrame, e
     unit = float(np.median([_side(d.box) for d in part]))
     origin = _in_axes(corners.top_left, axes) / unit
     cost, used = 0.0, set()
-    for d in [*corners.extra, *([corners.bottom_right] if corners.bottom_right is not None else [])]:
+    for d in corners.others:
         off = np.linalg.norm(expected - (_in_axes(d, axes) / unit - origin), axis=1) / height
         k = int(np.argmin(off))
         if k in used or off[k] >= COPY_CORNER_TOLERANCE:

@@ -11,7 +11,7 @@ import numpy as np
 from ..classes import CLASS_INDEX, SUIT_SIGNS
 from ..types import Problem, SeatRead
 from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig, name_rows
-from .corners import _corner_offset_of, _covered, _detections, _pair_unit
+from .corners import _all_reads, _corner_offset_of, _covered, _pair_unit
 from .deck import FIVE_PLAYER_DECK, _runner_up, added_suit, deck_capacity
 from .parts import SeatFrame, _Card
 
@@ -209,9 +209,9 @@ def _outnumbers(keeper: _Card, left: _Card) -> bool:
     """Whether `keeper` is read at more of a card's corners than the read `left` out, every corner
     naming it: a card read at two corners or more (a four-corner deck's mostly) against a lone read
     elsewhere, a pip or a neighbour's extra corner the seat cut took in."""
-    reads = [*_detections(keeper), *keeper.folded]
+    reads = _all_reads(keeper)
     return (not keeper.corners_disagree and all(d.card == keeper.card for d in reads)
-            and len(reads) > len([*_detections(left), *left.folded]))
+            and len(reads) > len(_all_reads(left)))
 
 
 def _contest(keeper: _Card, r: _Card) -> str:
