@@ -20,7 +20,10 @@ class Weights:
     """What each departure costs, in units of one card off its row's count."""
 
     count: float = 1.0  # one card more or fewer than its row's 3/5/5 (or its seat's 13)
-    stray: float = 1.0  # one card in no seat
+    # one sure read in no seat: as much as a card its seat lacks (`count_error` counts that card off
+    # its row and off its seat's 13), since a sure read the table cannot place is rarer than a hidden
+    # card: a far seat's cards in view make a short seat rather than strays
+    stray: float = 2.0
     impossible: float = 2.0  # a two-corner card whose second corner lies where no card's could
     # a pair whose second corner the next card of its row would lie over (only a row's last card, or
     # a card of a row spread wider than a card, shows it): more likely two copies than one card
