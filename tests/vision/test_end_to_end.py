@@ -13,6 +13,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -103,6 +104,20 @@ def test_cli_pipes_into_scoring():
     totals = json.loads(settle.stdout)["totals"]
     names = [p["name"] for p in want["players"]]
     assert [totals[n] for n in names] == want["expected_totals"]["luosong"]
+
+
+@needs_model
+@pytest.mark.parametrize("turn", [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE])
+def test_sample_photo_turned_reads_the_same_hands(turn):
+    """A photo taken the other way up (a phone held sideways, its EXIF lost) shows every index turned:
+    the bundled sample, turned each quarter, reads the four hands its ground truth states, each in its
+    rows, with no problem."""
+    want = json.loads((REPO / "assets" / "sample.json").read_text())["players"]
+    photo = cv2.rotate(cv2.imread(str(REPO / "assets" / "sample.jpg")), turn)
+    table = vision.read(cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes(), jokers=0)
+    hands = sorted(str({r: sorted(c.card for c in getattr(s, r)) for r in ROWS}) for s in table.seats)
+    assert hands == sorted(str({r: sorted(p[r].split()) for r in ROWS}) for p in want)
+    assert table.problems == []
 
 
 @needs_model
