@@ -197,6 +197,24 @@ def test_card_axes_of_a_foreshortened_seat_follow_its_frame():
     assert axes.down == pytest.approx(FRAME.down, abs=1e-6)
     assert axes.right == pytest.approx(FRAME.right, abs=1e-6)
 
+
+def test_card_axes_of_a_seat_seen_at_a_slant_meet_off_square():
+    """A side seat near the photo's edge, tilted away: its cards' sides meet at 75 degrees, not 90.
+    More of its pairs run along the cards' short side than their long side; the long side is found
+    where its pairs lie, not at a right angle to the short side, and gives `down`."""
+    t = np.radians(15.0)
+    slanted = np.array([np.cos(t), np.sin(t)])  # the short side, opened 15 degrees
+    groups = [[_det(card, 100.0 * k, 0.0), _det(card, 100.0 * k, 80.0)]
+              for k, card in enumerate(["2c", "3c"])]
+    tops = [np.array([300.0 + 100.0 * k, 0.0]) for k in range(3)]
+    groups += [[_det(card, *tl), _det(card, *(tl + 50 * slanted))]
+               for card, tl in zip(["4c", "5c", "6c"], tops, strict=True)]
+    axes = _card_axes(groups, FRAME)
+    assert axes is not None
+    assert axes.down == pytest.approx(FRAME.down, abs=1e-6)
+    assert axes.right == pytest.approx(FRAME.right, abs=1e-6)
+
+
 def _cards(reads: list[tuple[str, float, float]]) -> list[_Card]:
     return [_Card(n, 0.9, [d.box], [np.array(d.center)], None, dets=[d])
             for n, x, y in reads for d in [_det(n, x, y)]]

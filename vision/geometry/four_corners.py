@@ -44,6 +44,9 @@ SIDE_RATIO = (1.1, 2.8)
 # Pairs of one card's corners that lie along one of its sides agree on the side's direction within
 # this many degrees (perspective bends them apart a little across a seat).
 AXIS_SPREAD = 4.0
+# A card's two sides, seen at a slant near the photo's edge, meet at 90 degrees give or take 30; a
+# card's diagonal lies 35 degrees off its long side and 55 off its short one.
+AXIS_APART = 60.0
 # A card's top-left to bottom-left pairs are longer than its top-left to top-right ones by about this
 # much at least, seen square on; a far seat seen at a slant is foreshortened down the card, and its
 # long side can look the shorter. Under this ratio the lengths do not say which axis is the card's
@@ -171,11 +174,14 @@ def _card_axes(groups: list[list[Detection]], fr: SeatFrame) -> SeatFrame | None
     """The seat's frame turned to its cards' own axes, as their extra corners show them, or None where
     they do not. Two reads of one name are one card's two corners: most such pairs run along the
     card's long side (top-left to bottom-left) or its short side (top-left to top-right), a few along
-    its diagonal. The axes are the right angle that most pairs lie along (within `AXIS_SPREAD`
-    degrees), where `MIN_FOLDS` do; `down` is the axis of the longer pairs (a card is taller than
-    wide) where they are `LONG_SIDE_RATIO` longer, else the axis nearer the frame's own down, pointing
-    the way the frame's does. The rows' own direction alone is no guide: a four-corner deck's seat
-    shows lines of indices every way."""
+    its diagonals. One axis is the direction most pairs lie along (within `AXIS_SPREAD` degrees), the
+    other the direction most of the rest lie along at least `AXIS_APART` degrees from it, where
+    `MIN_FOLDS` do (a seat seen at a slant, near the photo's edge, shows its cards' right angles
+    opened or closed by 15 degrees and more), else square to the first; `MIN_FOLDS` pairs must lie
+    along the two. `down` is the axis of the longer pairs (a card
+    is taller than wide) where they are `LONG_SIDE_RATIO` longer, else the axis nearer the frame's own
+    down, pointing the way the frame's does. The rows' own direction alone is no guide: a four-corner
+    deck's seat shows lines of indices every way."""
     angles, lengths = [], []
     for dets in groups:
         for a in range(len(dets)):
@@ -188,23 +194,26 @@ def _card_axes(groups: list[list[Detection]], fr: SeatFrame) -> SeatFrame | None
         return None
     ang, length = np.array(angles), np.array(lengths)
 
-    def off(a: np.ndarray, b: float, period: float) -> np.ndarray:
-        d = np.abs(a - b) % period
-        return np.minimum(d, period - d)
+    def off(a: np.ndarray, b: float) -> np.ndarray:
+        d = np.abs(a - b) % 180.0
+        return np.minimum(d, 180.0 - d)
 
-    support = [int((off(ang, a, 90.0) <= AXIS_SPREAD).sum()) for a in ang]
-    best = int(np.argmax(support))
-    if support[best] < MIN_FOLDS:
+    support = np.array([int((off(ang, a) <= AXIS_SPREAD).sum()) for a in ang])
+    first = int(np.argmax(support))
+    axis_a = float(ang[first])
+    apart = (off(ang, axis_a) >= AXIS_APART) & (support >= MIN_FOLDS)
+    # the other side where pairs lie along it, else square to the first
+    axis_b = float(ang[np.flatnonzero(apart)[np.argmax(support[apart])]]) if apart.any() else axis_a + 90.0
+    on_a, on_b = off(ang, axis_a) <= AXIS_SPREAD, off(ang, axis_b) <= AXIS_SPREAD
+    if (on_a | on_b).sum() < MIN_FOLDS:
         return None
-    axis = float(ang[best]) % 90.0
-    on_a, on_b = off(ang, axis, 180.0) <= AXIS_SPREAD, off(ang, axis + 90.0, 180.0) <= AXIS_SPREAD
     long_a = np.median(length[on_a]) if on_a.any() else 0.0
     long_b = np.median(length[on_b]) if on_b.any() else 0.0
-    if max(long_a, long_b) >= LONG_SIDE_RATIO * min(long_a, long_b):
+    if on_a.any() and on_b.any() and max(long_a, long_b) >= LONG_SIDE_RATIO * min(long_a, long_b):
         down_a = long_a >= long_b
-    else:  # foreshortened: the axis nearer the seat's own down (`axis` lies in [0, 90))
-        down_a = axis <= 45.0
-    t = np.radians(axis if down_a else axis + 90.0)
+    else:  # foreshortened, or one side seen only: the axis nearer the seat's own down
+        down_a = off(np.array([axis_a]), 0.0)[0] <= off(np.array([axis_b]), 0.0)[0]
+    t = np.radians(axis_a if down_a else axis_b)
     d_r, d_d = np.sin(t), np.cos(t)  # the cards' down axis in the frame's (right, down) terms
     if d_d < 0:
         d_r, d_d = -d_r, -d_d
