@@ -178,9 +178,9 @@ def _card_axes(groups: list[list[Detection]], fr: SeatFrame) -> SeatFrame | None
     other the direction most of the rest lie along at least `AXIS_APART` degrees from it, where
     `MIN_FOLDS` do (a seat seen at a slant, near the photo's edge, shows its cards' right angles
     opened or closed by 15 degrees and more), else square to the first; `MIN_FOLDS` pairs must lie
-    along the two. `down` is the axis of the longer pairs (a card
-    is taller than wide) where they are `LONG_SIDE_RATIO` longer, else the axis nearer the frame's own
-    down, pointing the way the frame's does. The rows' own direction alone is no guide: a four-corner
+    along the two. `down` is the axis of the longer pairs (a card is taller than wide) where they are
+    `LONG_SIDE_RATIO` longer, else the axis nearer the frame's own down, pointing the way the frame's
+    does. The rows' own direction alone is no guide: a four-corner
     deck's seat shows lines of indices every way."""
     angles, lengths = [], []
     for dets in groups:
@@ -209,9 +209,9 @@ def _card_axes(groups: list[list[Detection]], fr: SeatFrame) -> SeatFrame | None
         return None
     long_a = np.median(length[on_a]) if on_a.any() else 0.0
     long_b = np.median(length[on_b]) if on_b.any() else 0.0
-    if on_a.any() and on_b.any() and max(long_a, long_b) >= LONG_SIDE_RATIO * min(long_a, long_b):
-        down_a = long_a >= long_b
-    else:  # foreshortened, or one side seen only: the axis nearer the seat's own down
+    if max(long_a, long_b) >= LONG_SIDE_RATIO * min(long_a, long_b):
+        down_a = long_a >= long_b  # one side seen only: a fanned row's left edges, the long side
+    else:  # foreshortened: the axis nearer the seat's own down
         down_a = off(np.array([axis_a]), 0.0)[0] <= off(np.array([axis_b]), 0.0)[0]
     t = np.radians(axis_a if down_a else axis_b)
     d_r, d_d = np.sin(t), np.cos(t)  # the cards' down axis in the frame's (right, down) terms
