@@ -52,8 +52,9 @@ from pathlib import Path
 from tqdm import tqdm
 
 import vision
+from benchmarks.corrections import corrections
 from benchmarks.metrics import IndexScore, MissKinds
-from benchmarks.pipeline import added_suit_of, jokers_of, match_seats, seat_right, truth_of
+from benchmarks.pipeline import ROWS, added_suit_of, jokers_of, match_seats, seat_right, truth_of
 from benchmarks.reads_cache import ReadsCache
 from benchmarks.wrong_seats import WrongSeats, difference, why
 from datasets.faces import first_use, load, stored_names
@@ -159,6 +160,7 @@ class SeatScore:
     exact_flagged: int = 0  # exact seats that carry a problem naming them: a check the player did not need
     by_blur: dict[int, list[int]] = field(default_factory=dict)  # `BLUR_EDGES` bucket -> [exact, seats]
     seconds: list[float] = field(default_factory=list)
+    edits: list[int] = field(default_factory=list)  # per table, the player's `corrections`
 
     silent: list[str] = field(default_factory=list)  # "photo seat N: what differs" of unflagged wrong seats
     wrong: list[tuple[int, SeatRead | None]] = field(default_factory=list)  # (true seat, seat read)
@@ -174,7 +176,11 @@ class SeatScore:
         all_right = len(read) == len(ts)
         shown = all_shown(meta)
         blur = blur_over_index(meta)
-        for t, j in zip(ts, match_seats(truth, read), strict=True):
+        matched = match_seats(truth, read)
+        self.edits.append(corrections(
+            [truth[t] for t in ts], [{r: Counter(c.card for c in getattr(s, r)) for r in ROWS} for s in read],
+            matched, Counter(c.card for c in table.orphans)))
+        for t, j in zip(ts, matched, strict=True):
             self.shown += shown[t]
             bucket = self.by_blur.setdefault(blur_bucket(blur[t]), [0, 0]) if t in blur else [0, 0]
             bucket[1] += 1
@@ -215,6 +221,12 @@ class SeatScore:
         """How many exact seats still carry a problem naming them: checks a player makes for nothing."""
         return (f"exact seats carrying a problem: {self.exact_flagged}/{self.exact} "
                 f"({100 * self.exact_flagged / max(1, self.exact):.1f}%)")
+
+    def edits_line(self) -> str:
+        """The edits a player makes to a table as read (`corrections`): what a misread costs."""
+        e = self.edits or [0]
+        return (f"edits a table needs (a card moved, renamed, added or removed): mean "
+                f"{statistics.mean(e):.2f}, none on {e.count(0)}/{len(self.edits)} tables, at most {max(e)}")
 
     def blur_line(self) -> str:
         """Seats exact by how blurred their indices are (`blur_over_index`), in `BLUR_EDGES` buckets."""
@@ -312,6 +324,7 @@ def measure(folder: Path, det: Detector, n: int, label: str,
     print(f"{label}: {seats.line()}")
     print(f"{label}: {seats.shown_line()}")
     print(f"{label}: {seats.alarm_line()}")
+    print(f"{label}: {seats.edits_line()}")
     print(f"{label}: {seats.blur_line()}")
     print(f"{label}: {indices.line()}")
     print(f"{label}: {misses.line()}")

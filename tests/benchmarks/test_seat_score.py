@@ -129,3 +129,18 @@ def test_seats_are_counted_by_their_blur_over_index_height():
     meta["blur"] = {"kind": "shake", "px": 12.0}
     assert blur_over_index(meta)[0] == 12.0 / 12 ** 0.5 / 60.0
     assert SeatScore().blur_line() == "seats exact by blur over their index height: no blur recorded"
+
+
+def test_each_table_counts_the_edits_a_player_makes():
+    """A misread card is one edit; a seat read right, none; a card read outside every seat that
+    belongs in a row, one move."""
+    wrong = ("As Ks Qs", "2h 3h 4h 5h 6d", "7c 8c 9c Tc Jc")
+    short = ("As Ks", "2h 3h 4h 5h 6h", "7c 8c 9c Tc Jc")
+    s = SeatScore()
+    s.add(_meta(), TableRead([_seat(0, HANDS[0]), _seat(1, HANDS[1])]))
+    s.add(_meta(), TableRead([_seat(0, wrong), _seat(1, HANDS[1])]))
+    outside = [ReadCard("Qs", (0.0, 0.0), 0.9)]
+    s.add(_meta(), TableRead([_seat(0, short), _seat(1, HANDS[1])], orphans=outside))
+    assert s.edits == [0, 1, 1]
+    assert s.edits_line() == ("edits a table needs (a card moved, renamed, added or removed): mean 0.67, "
+                              "none on 1/3 tables, at most 1")
