@@ -111,6 +111,15 @@ def test_the_65s_added_suit_makes_no_four_corner_deck(suit, four):
     assert shows_four_corners(dets, CFG) is four
 
 
+def test_one_seat_whose_repeats_fall_in_one_suit_is_still_a_four_corner_deck():
+    """Found by `test_any_layout_read_exactly`: one seat, its head laid nearest the player, shows its
+    head's bottom-left corners and its rows' last cards' top-right ones, clubs but one: the reads look
+    like the 65's added suit read twice. The 6c shows all four corners, a rectangle no two copies
+    make: the deck prints four corners, and the seat reads exactly with nothing to check."""
+    scene = build_table(1, seed=2, spacing=0.5, row_gap=0.5, head_far=[False], jitter=0.01, four_corners=True)
+    tr = read_table(detections(scene, seed=2), width=scene["width"], height=scene["height"])
+    assert_exact(scene, tr)  # no problem raised either
+
 def test_two_corner_tables_are_not_folded(monkeypatch):
     """A two-corner deck's table never reaches the fold, whatever its repeats."""
     calls = []

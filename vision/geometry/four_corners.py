@@ -18,6 +18,7 @@ one-copy cards show a card's corners, else two (`_copies_of`).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import combinations
 
 import numpy as np
 
@@ -87,43 +88,42 @@ def shows_four_corners(dets: list[Detection], cfg: GeometryConfig) -> bool:
     card's reach. Every row's last card of such a deck shows three corners or four (a name in 13 a
     seat); a two-corner deck shows a card at most twice, and where the 65-card deck holds two copies
     of a card, a copy's corner and the other's two can make such an angle now and then (two in 52
-    names at most on the five-seat decision tables). So the suit that a 65-card deck holds twice, where
-    the reads show one (`deck.added_suit`: its names read twice far more often than any other suit's,
-    which a four-corner deck's are all), is left out of the count: a rectangle there may be two
-    copies' corners; every other name's is one card's."""
+    names at most on the five-seat decision tables), but not a card's whole rectangle. So a name of the
+    suit the reads show twice (`deck.added_suit`: the 65's added suit has its names read twice far more
+    often than any other suit's) counts only where its reads make right angles at two corners; a
+    four-corner deck's repeats fall in every suit, but in one seat they can fall mostly in one."""
     twice = added_suit([d.card for d in dets], FIVE_PLAYER_DECK)
     by_name: dict[str, list[Detection]] = {}
     for d in dets:
-        if twice is None or d.card[-1] != twice:
-            by_name.setdefault(d.card, []).append(d)
+        by_name.setdefault(d.card, []).append(d)
     need = max(1.0, RECTANGLE_SHARE * len(by_name))
     rectangles = 0
-    for group in by_name.values():
-        if len(group) >= 3 and _right_angle(group, cfg.pair_max_far):
+    for name, group in by_name.items():
+        corners = 2 if twice is not None and name[-1] == twice else 1
+        if len(group) >= corners + 2 and _right_angles(group, cfg.pair_max_far) >= corners:
             rectangles += 1
             if rectangles >= need:
                 return True
     return False
 
 
-def _right_angle(group: list[Detection], reach: float) -> bool:
-    """Whether three of `group` lie at a card's corners: a right angle (`RIGHT_COS`) at one of them,
-    the longer side `SIDE_RATIO` times the shorter, both within `reach` index heights."""
+def _right_angles(group: list[Detection], reach: float) -> int:
+    """At how many of `group`'s reads two others lie at a card's corners from it: a right angle
+    (`RIGHT_COS`), the longer side `SIDE_RATIO` times the shorter, both within `reach` index heights."""
     pts = [np.asarray(d.center, float) for d in group]
     unit = float(np.median([_side(d.box) for d in group]))
+    found = 0
     for a in range(len(pts)):
-        for b in range(len(pts)):
-            for c in range(b + 1, len(pts)):
-                if a in (b, c):
-                    continue
-                u, v = pts[b] - pts[a], pts[c] - pts[a]
-                lu, lv = float(np.linalg.norm(u)), float(np.linalg.norm(v))
-                if min(lu, lv) < unit or max(lu, lv) > reach * unit:
-                    continue
-                ratio = max(lu, lv) / min(lu, lv)
-                if abs(float(u @ v)) / (lu * lv) <= RIGHT_COS and SIDE_RATIO[0] <= ratio <= SIDE_RATIO[1]:
-                    return True
-    return False
+        for b, c in combinations([k for k in range(len(pts)) if k != a], 2):
+            u, v = pts[b] - pts[a], pts[c] - pts[a]
+            lu, lv = float(np.linalg.norm(u)), float(np.linalg.norm(v))
+            if min(lu, lv) < unit or max(lu, lv) > reach * unit:
+                continue
+            ratio = max(lu, lv) / min(lu, lv)
+            if abs(float(u @ v)) / (lu * lv) <= RIGHT_COS and SIDE_RATIO[0] <= ratio <= SIDE_RATIO[1]:
+                found += 1
+                break
+    return found
 
 
 def _corners_of(dets: list[Detection], fr: SeatFrame, cfg: GeometryConfig) -> _Corners | None:
