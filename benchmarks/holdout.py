@@ -289,16 +289,28 @@ def rendered(folder: Path, n: int, label: str) -> Iterator[tuple[dict, Path]]:
         yield meta, folder / "images" / meta["image"]
 
 
-def measure(folder: Path, det: Detector, n: int, label: str,
-            explain: bool = False, reuse: bool = False) -> tuple[SeatScore, IndexScore]:
-    """Read the first `n` photos of `folder` file to `TableRead` and print the figures. With `reuse`,
-    the reader's reads are kept beside the photos (`benchmarks.reads_cache`) and reused while the
-    models, settings and reading code are the same: only the geometry runs again."""
-    seats, indices, misses, causes = SeatScore(), IndexScore(), MissKinds(), WrongSeats()
-    designs: Counter = Counter()
+@dataclass
+class FolderScore:
+    """Every figure `measure` prints for one folder of rendered tables."""
+
+    seats: SeatScore = field(default_factory=SeatScore)
+    indices: IndexScore = field(default_factory=IndexScore)
+    misses: MissKinds = field(default_factory=MissKinds)
+    causes: WrongSeats = field(default_factory=WrongSeats)
+    designs: Counter = field(default_factory=Counter)
+    reused: int = 0  # photos whose reads came from the cache
+
+
+def score_folder(folder: Path, det: Detector, n: int, label: str,
+                 explain: bool = False, reuse: bool = False) -> FolderScore:
+    """Read the first `n` photos of `folder` file to `TableRead` and score them. With `reuse`, the
+    reader's reads are kept beside the photos (`benchmarks.reads_cache`) and reused while the models,
+    settings and reading code are the same: only the geometry runs again. With `explain`, every wrong
+    seat's `why` is written as it is found."""
+    out = FolderScore()
     cache = ReadsCache.for_detector(folder, det) if reuse else ReadsCache(None)
     for meta, image in rendered(folder, n, label):
-        designs.update({c["design"] for c in meta["cards"]})
+        out.designs.update({c["design"] for c in meta["cards"]})
         t = time.perf_counter()
         reads = cache.get(meta["image"], lambda image=image: det.read_indices(
             vision.open_photo(image, long_side=det.scale.long_side, detail=True)))
@@ -306,33 +318,40 @@ def measure(folder: Path, det: Detector, n: int, label: str,
         table = vision.table_of(reads, meta["width"], meta["height"], conf=det.conf,
                                 unsure_conf=det.unsure_conf, jokers=jokers_of(meta),
                                 extra_suit=added_suit_of(meta))
-        seats.seconds.append(time.perf_counter() - t)
-        before = len(seats.wrong)
-        seats.add(meta, table)
-        causes.add(meta, seats.wrong[before:], reads)
+        out.seats.seconds.append(time.perf_counter() - t)
+        before = len(out.seats.wrong)
+        out.seats.add(meta, table)
+        out.causes.add(meta, out.seats.wrong[before:], reads)
         if explain:
-            for line in why(meta, seats.wrong[before:], reads):
+            for line in why(meta, out.seats.wrong[before:], reads):
                 tqdm.write(f"{label}: {line}")
         truth, sure = truth_boxes(meta), _card_boxes(dets)
-        indices.add(sure, truth)
-        misses.add(sure, _card_boxes(reads.unsure), _card_boxes(reads.faint), truth)
-    reused = seats.tables - cache.made
+        out.indices.add(sure, truth)
+        out.misses.add(sure, _card_boxes(reads.unsure), _card_boxes(reads.faint), truth)
+    out.reused = out.seats.tables - cache.made
     cache.save()
-    if reuse and reused:
-        print(f"{label}: reads reused for {reused} of {seats.tables} photos (their time is the geometry's "
-              "alone)")
-    print(f"{label}: {seats.line()}")
-    print(f"{label}: {seats.shown_line()}")
-    print(f"{label}: {seats.alarm_line()}")
-    print(f"{label}: {seats.edits_line()}")
-    print(f"{label}: {seats.blur_line()}")
-    print(f"{label}: {indices.line()}")
-    print(f"{label}: {misses.line()}")
-    print(f"{label}: {causes.line()}")
-    for line in seats.silent:
+    return out
+
+
+def measure(folder: Path, det: Detector, n: int, label: str,
+            explain: bool = False, reuse: bool = False) -> tuple[SeatScore, IndexScore]:
+    """`score_folder`, its figures printed."""
+    s = score_folder(folder, det, n, label, explain, reuse)
+    if reuse and s.reused:
+        print(f"{label}: reads reused for {s.reused} of {s.seats.tables} photos (their time is the "
+              "geometry's alone)")
+    print(f"{label}: {s.seats.line()}")
+    print(f"{label}: {s.seats.shown_line()}")
+    print(f"{label}: {s.seats.alarm_line()}")
+    print(f"{label}: {s.seats.edits_line()}")
+    print(f"{label}: {s.seats.blur_line()}")
+    print(f"{label}: {s.indices.line()}")
+    print(f"{label}: {s.misses.line()}")
+    print(f"{label}: {s.causes.line()}")
+    for line in s.seats.silent:
         print(f"{label}: wrong and not flagged: {line}")
-    print(f"{label}: decks {', '.join(f'{k} {v}' for k, v in sorted(designs.items()))}")
-    return seats, indices
+    print(f"{label}: decks {', '.join(f'{k} {v}' for k, v in sorted(s.designs.items()))}")
+    return s.seats, s.indices
 
 
 def main(argv: list[str] | None = None) -> int:
