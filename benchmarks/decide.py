@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from benchmarks.holdout import Deal, SeatScore, deal_for, render, score_folder
 from datasets.faces import first_use
@@ -54,36 +54,17 @@ DECISION_SETS = (
 )
 
 
-@dataclass
-class Totals:
-    """A group's figures summed over its sets."""
+def summary(scores: list[SeatScore]) -> str:
+    """One line for a set's scores, or a group's summed.
 
-    exact: int = 0
-    seats: int = 0
-    flagged: int = 0
-    wrong: int = 0
-    needless: int = 0  # exact seats carrying a problem that names them
-    edits: list[int] = field(default_factory=list)
-
-    def add(self, s: SeatScore) -> None:
-        self.exact += s.exact
-        self.seats += s.seats
-        self.flagged += s.wrong_flagged
-        self.wrong += s.seats - s.exact
-        self.needless += s.exact_flagged
-        self.edits += s.edits
-
-    def line(self) -> str:
-        """
-        >>> t = Totals(exact=142, seats=160, flagged=18, wrong=18, needless=27, edits=[0, 3, 0, 1])
-        >>> t.line()  # doctest: +NORMALIZE_WHITESPACE
-        'seats exact 142/160 (88.8%), wrong seats flagged 18/18, exact seats carrying a problem 27,
-         edits a table 1.00'
-        """
-        edits = sum(self.edits) / max(1, len(self.edits))
-        return (f"seats exact {self.exact}/{self.seats} ({100 * self.exact / max(1, self.seats):.1f}%), "
-                f"wrong seats flagged {self.flagged}/{self.wrong}, exact seats carrying a problem "
-                f"{self.needless}, edits a table {edits:.2f}")
+    >>> summary([SeatScore(seats=8, exact=6, wrong_flagged=2, exact_flagged=1, edits=[0, 4])])
+    'seats exact 6/8 (75.0%), wrong seats flagged 2/2, exact seats carrying a problem 1, edits a table 2.00'
+    """
+    exact, seats = sum(s.exact for s in scores), sum(s.seats for s in scores)
+    edits = [e for s in scores for e in s.edits]
+    return (f"seats exact {exact}/{seats} ({100 * exact / max(1, seats):.1f}%), wrong seats flagged "
+            f"{sum(s.wrong_flagged for s in scores)}/{seats - exact}, exact seats carrying a problem "
+            f"{sum(s.exact_flagged for s in scores)}, edits a table {sum(edits) / max(1, len(edits)):.2f}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,17 +80,15 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--groups: no group {', '.join(unknown)} (there are {', '.join(groups)})")
     first_use(fetch=True)
     det = get_detector()
-    totals: dict[str, Totals] = {}
+    scores: dict[str, list[SeatScore]] = {}
     for d in (d for d in DECISION_SETS if d.group in wanted):
         deal = deal_for(d.split, Deal(d.seats, d.four_corners))
         folder = render(d.split, d.tables, d.seed, args.size, args.workers, deal=deal)
         s = score_folder(folder, det, d.tables, d.name, reuse=True).seats
-        one = Totals()
-        one.add(s)
-        totals.setdefault(d.group, Totals()).add(s)
-        print(f"{d.name}: {one.line()}")
-    for group, t in totals.items():
-        print(f"{group}: {t.line()}")
+        scores.setdefault(d.group, []).append(s)
+        print(f"{d.name}: {summary([s])}")
+    for group, group_scores in scores.items():
+        print(f"{group}: {summary(group_scores)}")
     return 0
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.decide import DECISION_SETS, Totals, main
+from benchmarks.decide import DECISION_SETS, main, summary
 from benchmarks.holdout import SeatScore
 from datasets.synth.holdout import Split
 
@@ -16,15 +16,11 @@ def test_the_decision_sets_deal_no_held_out_design():
     assert len({(d.group, d.seed) for d in DECISION_SETS}) == 16
 
 
-def test_totals_sum_a_groups_sets():
+def test_a_groups_summary_sums_its_sets():
     a = SeatScore(seats=8, exact=6, wrong_flagged=2, exact_flagged=1, edits=[0, 4])
     b = SeatScore(seats=4, exact=4, exact_flagged=2, edits=[0])
-    t = Totals()
-    t.add(a)
-    t.add(b)
-    assert (t.exact, t.seats, t.flagged, t.wrong, t.needless, t.edits) == (10, 12, 2, 2, 3, [0, 4, 0])
-    assert t.line() == ("seats exact 10/12 (83.3%), wrong seats flagged 2/2, exact seats carrying a "
-                        "problem 3, edits a table 1.33")
+    assert summary([a, b]) == ("seats exact 10/12 (83.3%), wrong seats flagged 2/2, exact seats carrying a "
+                               "problem 3, edits a table 1.33")
 
 
 def test_an_unknown_group_is_refused_by_name(capsys):
