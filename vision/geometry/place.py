@@ -56,6 +56,7 @@ def _place(
     deck = deck or _deck_for(k)
     one_deck = one_copy_each(deck)
     cap = deck_capacity(deck, extra_suit)
+    twice = frozenset(name for name, n in cap.items() if n >= 2)
     labels = [c.card for c in cards] if one_deck else None
     groups, strays = group_seats(centers, k, np.array([c.size for c in cards]), cfg, labels)
     if _split_across_seats(cards, groups):
@@ -74,7 +75,8 @@ def _place(
     frames: list[tuple[SeatFrame, list[int], np.ndarray]] = []
     for g in groups:
         centre = centers[g].mean(0)
-        frames.append((_seat_frame(cards, g, toward(centre), scale, cfg, cap, four_corners), g, centre))
+        fr = _seat_frame(cards, g, toward(centre), scale, cfg, one_deck, twice, four_corners)
+        frames.append((fr, g, centre))
 
     # Same-card pairs must sit like the two corners of one card in the seat's frame (down and to the
     # right, the same way on every card). With two decks two copies of a card can sit like one card's
@@ -159,14 +161,12 @@ def _marked(cards: list[_Card], unsure: frozenset[int]) -> list[_Card]:
 
 def _seat_frame(
     cards: list[_Card], g: list[int], toward: np.ndarray | None, scale: float, cfg: GeometryConfig,
-    cap: dict[str, int], four_corners: bool = False,
+    one_deck: bool, twice: frozenset[str], four_corners: bool = False,
 ) -> SeatFrame:
     """A seat's first frame; a four-corner deck's extra corners folded into their cards
-    (`fold_extra_corners`: on the 65-card deck too, whose two copies of a name, `cap`, fold into a card
-    each) and, with one deck, same-named corners merged where the frame says they are one card's
+    (`fold_extra_corners`: on the 65-card deck too, whose two copies of a name in `twice` fold into a
+    card each) and, with one deck, same-named corners merged where the frame says they are one card's
     (two decks: `pair_copies`, once the photo's corner offset is known)."""
-    one_deck = max(cap.values()) == 1
-    twice = frozenset(name for name, n in cap.items() if n >= 2)
     fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
     if four_corners and fold_extra_corners(cards, g, fr, cfg, twice):
         fr = fit_rows([cards[i] for i in g], scale, toward, cfg)
