@@ -16,6 +16,7 @@ is refused (`ModelMissingError`). Proposals alone, without names, are `vision.pr
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,6 +38,7 @@ from .proposer import (
     working_image,
 )
 from .regions import RegionConfig
+from .sharpness import index_blur
 from .types import Detection
 from .zoom import ZoomConfig, rezoom
 
@@ -266,10 +268,13 @@ class Detector:
     def name_proposals(self, image: np.ndarray, boxes: np.ndarray, detail: np.ndarray | None = None,
                        scores: np.ndarray | None = None) -> np.ndarray:
         """The classifier's N x 55 probabilities of the proposals (`read_crops`), from `detail` if given."""
-        if detail is not None and len(boxes):
-            k = np.array([detail.shape[1] / image.shape[1], detail.shape[0] / image.shape[0]] * 2)
-            return self.read_crops(detail, boxes * k, scores)
-        return self.read_crops(image, boxes, scores)
+        return self.read_crops(*_crop_source(image, boxes, detail), scores)
+
+    @staticmethod
+    def blur_of(image: np.ndarray, boxes: np.ndarray, detail: np.ndarray | None = None) -> np.ndarray:
+        """`vision.sharpness.index_blur` of proposals (working-image pixels), measured on the crops
+        `name_proposals` reads."""
+        return index_blur(*_crop_source(image, boxes, detail))
 
     def keep_reads(self, boxes: np.ndarray, p: np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -376,15 +381,29 @@ class Detector:
         work, total = working_image(photo, self.scale)
         found, p = self._propose_and_name(work, photo.detail)
         boxes, conf, probs, sure = self.keep_reads(found, p)
-        def detections(boxes: np.ndarray, conf: np.ndarray, probs: np.ndarray) -> list[Detection]:
-            return [Detection(CLASS_NAMES[int(q.argmax())], tuple(float(v) for v in b), float(c), q)
-                    for b, c, q in zip(to_photo(boxes, total, photo), conf, probs, strict=True)]
+        def detections(boxes: np.ndarray, conf: np.ndarray, probs: np.ndarray,
+                       blur: Sequence[float | None]) -> list[Detection]:
+            return [Detection(CLASS_NAMES[int(q.argmax())], tuple(float(v) for v in b), float(c), q,
+                              None if s is None else float(s))
+                    for b, c, q, s in zip(to_photo(boxes, total, photo), conf, probs, blur, strict=True)]
 
-        dets = detections(boxes, conf, probs)
+        # the kept reads' blur, measured on the crops the namer read (a far seat's smear warns the
+        # player off correcting it card by card); faint reads are evidence only and are not measured
+        dets = detections(boxes, conf, probs, self.blur_of(work, boxes, photo.detail))
         faint_boxes, faint_probs = self.faint_reads(found, p, boxes)
-        faint = detections(faint_boxes, faint_probs.max(1), faint_probs)
+        faint = detections(faint_boxes, faint_probs.max(1), faint_probs, [None] * len(faint_boxes))
         return IndexReads([d for d, s in zip(dets, sure, strict=True) if s],
                           [d for d, s in zip(dets, sure, strict=True) if not s], faint)
+
+
+def _crop_source(image: np.ndarray, boxes: np.ndarray, detail: np.ndarray | None
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """The image the namer crops from and the boxes (working-image pixels) in its pixels: `detail`,
+    the same view larger, when given."""
+    if detail is not None and len(boxes):
+        k = np.array([detail.shape[1] / image.shape[1], detail.shape[0] / image.shape[0]] * 2)
+        return detail, boxes * k
+    return image, boxes
 
 
 @functools.lru_cache(maxsize=4)

@@ -20,7 +20,8 @@ class Detection:
 
     `box` is x1, y1, x2, y2 in pixels of the original (EXIF-rotated) image. `scores` holds the
     per-class probabilities when the detector has them, so the geometry step can re-assign a card
-    under the deck's constraints instead of trusting the top class alone.
+    under the deck's constraints instead of trusting the top class alone. `blur` is how smeared the
+    index is over its height (`vision.sharpness`), where the detector measured it.
 
     >>> d = Detection("As", (10.0, 20.0, 30.0, 50.0), 0.97)
     >>> d.center
@@ -31,6 +32,7 @@ class Detection:
     box: Box
     confidence: float
     scores: np.ndarray | None = field(default=None, compare=False, repr=False)
+    blur: float | None = field(default=None, compare=False, repr=False)
 
     @property
     def center(self) -> tuple[float, float]:
