@@ -37,7 +37,8 @@ def table_problems(
     t: Seated, seats: int | None, width: int, height: int, scale: float,
     left_out: list[tuple[_Card, tuple[int, str, int]]], changed: list[_Card], cfg: GeometryConfig,
 ) -> list[Problem]:
-    """Every problem but the orphans', in the order a player reads them: counts, side, rows, the deck's."""
+    """Every problem but the orphans' and the blur notes, in the order a player reads them: counts,
+    side, rows, the deck's."""
     return (_count_problems(t, seats) + _orientation_problems(t, width, height, scale)
             + _row_line_problems(t, cfg) + _deck_problems(t, left_out, changed, cfg)
             + _same_card_problems(t, cfg) + _unsure_problems(t, cfg))
@@ -113,6 +114,26 @@ def _row_line_problems(t: Seated, cfg: GeometryConfig) -> list[Problem]:
             if abs(float(axis @ fr.down)) > abs(float(axis @ fr.right)):
                 out.append(row_line_problem(t.seat_reads[number].name, number, name))
     return out
+
+
+def seat_blur(t: Seated) -> dict[int, float]:
+    """Each seat's median blur over its cards' measured reads (`Detection.blur`), by seat number."""
+    blurs: dict[int, list[float]] = {}
+    for c in t.live:
+        if id(c) in t.seat_of:
+            blurs.setdefault(t.seat_of[id(c)][0], []).extend(
+                d.blur for d in _all_reads(c) if d.blur is not None)
+    return {s: float(np.median(b)) for s, b in blurs.items() if b}
+
+
+def blur_problems(t: Seated, flagged: set[int | None], cfg: GeometryConfig) -> list[Problem]:
+    """Of the `flagged` seats, those whose indices are smeared (a far seat of a defocused or shaken
+    photo): why the seat is in doubt, and what reads it better than correcting it card by card. A
+    blurred seat that nothing else flags is left unflagged: on the decision sets every such seat was
+    read exactly, so the note would only be a check for nothing."""
+    return [Problem("blurred", f"{t.seat_reads[s].name}: blurred in this photo (its indices smeared over "
+                    f"{b:.0%} of their height): a close-up of this seat reads better than correcting it", s)
+            for s, b in sorted(seat_blur(t).items()) if b >= cfg.blurred and s in flagged]
 
 
 def row_line_problem(seat_name: str, seat: int, row: str) -> Problem:
