@@ -33,6 +33,7 @@ class SeatFindings:
     marks: dict[Place, list[str]] = field(default_factory=dict)  # card -> its reasons, in words
     short: dict[Place, str] = field(default_factory=dict)  # card -> its first reason, in a word or two
     entries: list[str] = field(default_factory=list)  # findings about no one card (rows, the seat)
+    close_up: bool = False  # the reader found the seat blurred: a close-up of it reads better
 
     def mark(self, place: Place, card: str, reason: str, short: str) -> None:
         reasons = self.marks.setdefault(place, [])
@@ -110,6 +111,7 @@ def _reader(out: SeatFindings, seat: SeatInput, problems: Sequence[dict[str, Any
     for p in problems:
         if p.get("kind") in RECOUNTED:
             continue
+        out.close_up = out.close_up or p.get("kind") == "blurred"
         text = _SEAT_PREFIX.sub("", str(p.get("message") or p.get("kind") or "check this seat"))
         row, card = p.get("row"), p.get("card")
         places = [(row, k) for k, c in enumerate(seat.cards.get(row, [])) if c == card] if row else []

@@ -201,6 +201,14 @@ def _on_upload(key: str, per_seat: bool = False, extra_suit: str | None = None) 
 
 
 @guarded
+def ask_close_up(seat: int) -> None:
+    """Set the photo inputs to a close-up of `seat` (its box's button, where the reader found it
+    blurred): the next photo taken or uploaded fills that seat alone."""
+    st.session_state[SCOPE_KEY] = "seat"
+    st.session_state[SEAT_KEY] = seat
+
+
+@guarded
 def _on_sample() -> None:
     data = sample.photo_bytes()
     if data is None:

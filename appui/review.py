@@ -20,6 +20,7 @@ from appui import engine
 from appui.cards import PICKER_OPTIONS, ROW_LABEL, ROW_SIZE, ROWS, is_red, pretty, row_html
 from appui.choices import offers
 from appui.findings import SeatFindings
+from appui.photo_view import ask_close_up
 from appui.state import (
     declare_key,
     on_pick,
@@ -87,6 +88,9 @@ def render_seat(
                     unsafe_allow_html=True)  # the anchor the photo's "picked" line links to
         if findings.line:
             st.caption(f":orange[⚠️ {findings.line}]")
+        if findings.close_up:
+            st.button("📷 Close-up of this seat 近拍这一家", key=f"close_up_{i}", on_click=ask_close_up,
+                      args=(i,), help="Sets the photo above to a close-up of this seat: take or upload it")
         guesses = _notes("guesses", i)
         sel = st.session_state.get("selected")
         for row in ROWS:

@@ -245,3 +245,27 @@ def test_problem_lines_are_said_once(ledger_path: Path, monkeypatch: pytest.Monk
     # Fixing the card clears both seats' lines.
     at.button(key="alt_3_middle_0_3s").click().run()
     assert seat_lines(at) == [] and metrics(at) == EXPECTED
+
+
+def test_a_blurred_seat_offers_its_close_up(ledger_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A seat the reader found blurred has a button that sets the photo inputs to a close-up of it;
+    the close-up then fills that seat alone."""
+    players = [dict(p) for p in SAMPLE["players"]]
+    players[2]["tail"] = "As Js Ts 6s"  # West's far seat: a card lost to the blur
+    problems = [Problem("row_length", "Seat 3 tail: 4 cards instead of 5", seat=2, row="tail"),
+                Problem("blurred", "Seat 3: blurred in this photo (its indices smeared over 9% of their "
+                        "height): a close-up of this seat reads better than correcting it", seat=2)]
+    monkeypatch.setattr(vision, "read", stand_in(players, problems))
+    at = start()
+    at.button(key="sample").click().run()
+    assert not at.exception
+    assert keys(at, "close_up_") == ["close_up_2"]
+    assert any("a close-up of this seat reads better" in line for line in seat_lines(at))
+    at.button(key="close_up_2").click().run()
+    assert not at.exception
+    assert at.radio(key="photo_scope").value == "seat" and at.selectbox(key="photo_seat").value == 2
+    monkeypatch.setattr(vision, "read", stand_in([SAMPLE["players"][2]]))
+    at.file_uploader(key="upload_seat").set_value(("west.jpg", seat_photo(players[2]), "image/jpeg")).run()
+    assert not at.exception
+    assert row(at, 2, "tail") == SAMPLE["players"][2]["tail"].split()
+    assert keys(at, "close_up_") == [] and metrics(at) == EXPECTED

@@ -72,6 +72,22 @@ def test_a_duplicate_is_marked_at_both_seats_and_said_once() -> None:
     assert clean.line is None and not clean.marks
 
 
+def test_a_blurred_seat_is_said_once_and_offers_its_close_up() -> None:
+    """The reader's blur note, its seat prefix dropped, and the seat's close-up offered; a seat without
+    the note, or with it on another seat, offers none."""
+    table = sample_seats()
+    holders = findings.where_else(table)
+    note = {"kind": "blurred", "seat": 2, "message": "Seat 3: blurred in this photo (its indices smeared "
+            "over 9% of their height): a close-up of this seat reads better than correcting it"}
+    west = findings.seat_findings(table[2], holders, [note, dict(note)], {}, LUOSONG)
+    assert west.close_up
+    assert west.line == ("blurred in this photo (its indices smeared over 9% of their height): a close-up "
+                         "of this seat reads better than correcting it")
+    glare = {"kind": "glare", "seat": 2, "message": "Seat 3: glare on the photo"}
+    assert not findings.seat_findings(table[2], holders, [glare], {}, LUOSONG).close_up
+    assert not findings.seat_findings(table[0], holders, [], {}, LUOSONG).close_up
+
+
 def test_a_short_row_and_a_typo_are_in_the_line() -> None:
     seat = read_seat("A", {"head": "As Kd", "middle": "Th Jc Qc Kx Ad", "tail": "2h 2s 2c 8d 8h"})
     line = findings.seat_findings(seat, findings.where_else([seat]), [], {}, LUOSONG).line or ""
