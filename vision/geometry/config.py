@@ -87,9 +87,9 @@ class GeometryConfig:
     # a read that kept a name the deck fix took from another read is flagged too when the other way
     # round (it renamed, the other keeping the name) is at least this probable against the fix's choice
     contested_ratio: float = 0.1
-    # a seat whose reads' median blur (`vision.sharpness`, over the index height) reaches this is
-    # flagged as blurred: it is read exactly far less often than a sharp one, and a close-up of it
-    # reads better than correcting it card by card
+    # a seat in doubt whose reads' median blur (`vision.sharpness`, over the index height) reaches this
+    # also says it is blurred: such a seat is read exactly far less often than a sharp one, and a
+    # close-up of it reads better than correcting it card by card
     blurred: float = 0.065
 
 

@@ -129,8 +129,8 @@ def seat_blur(t: Seated) -> dict[int, float]:
 def blur_problems(t: Seated, flagged: set[int | None], cfg: GeometryConfig) -> list[Problem]:
     """Of the `flagged` seats, those whose indices are smeared (a far seat of a defocused or shaken
     photo): why the seat is in doubt, and what reads it better than correcting it card by card. A
-    blurred seat that nothing else flags is left unflagged: on the decision sets every such seat was
-    read exactly, so the note would only be a check for nothing."""
+    blurred seat that nothing else flags is left unflagged: its reads came out whole and sure, and it
+    is read exactly, so the note would be a check for nothing."""
     return [Problem("blurred", f"{t.seat_reads[s].name}: blurred in this photo (its indices smeared over "
                     f"{b:.0%} of their height): a close-up of this seat reads better than correcting it", s)
             for s, b in sorted(seat_blur(t).items()) if b >= cfg.blurred and s in flagged]
