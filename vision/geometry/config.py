@@ -64,6 +64,9 @@ class GeometryConfig:
     stray_link: float = 12.0  # a card farther than this from any other is a stray, not part of a seat
     seat_cut_candidates: int = 8  # how many of the longest links beyond k-1 a seat cut may use
     seat_size_weight: float = 1.0  # one card off 13 weighs like one index height of link
+    # a seat cut's unit of length at a card: the median index height of it and its nearest cards, this
+    # many in all (`seats.local_unit`): one box's odd height does not set it
+    unit_neighbours: int = 3
     # when no such cut gives 13-card seats, this many: under camera tilt a far seat's row gaps (in its
     # own small index heights) can outgrow the link to a near neighbour, and a side seat's row can lie
     # nearer the next seat than its own (slower: tried only then; five seats, ~10,000 cuts at once)
