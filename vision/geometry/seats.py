@@ -42,10 +42,9 @@ def _mst(points: np.ndarray, sizes: np.ndarray | None = None) -> list[tuple[floa
 def local_unit(centers: np.ndarray, sizes: np.ndarray, k: int) -> np.ndarray:
     """Each card's unit of length: the median index height of it and its k - 1 nearest cards.
 
-    Perspective changes the index height slowly across a photo, one box's height can be far off (a box
-    over a court card's figure, half an index): its own height would make every distance from it short
-    and join two seats across a gap wider than their rows' (a five-seat table's near seat to its side
-    neighbour through a figure boxed 1.3 times the near cards' indices).
+    Perspective changes the index height slowly across a photo, but one box's height can be far off (a
+    box over a court card's figure, half an index): in its own height every distance from it is short
+    (or long), and a link through it can join two seats across a gap wider than their rows'.
 
     >>> local_unit(np.array([[0.0, 0], [10, 0], [20, 0], [30, 0]]), np.array([10.0, 10, 30, 10]), 3).tolist()
     [10.0, 10.0, 10.0, 10.0]
