@@ -54,7 +54,7 @@ from tqdm import tqdm
 import vision
 from benchmarks.corrections import corrections
 from benchmarks.metrics import IndexScore, MissKinds
-from benchmarks.pipeline import ROWS, added_suit_of, jokers_of, match_seats, seat_right, truth_of
+from benchmarks.pipeline import added_suit_of, jokers_of, match_seats, rows_of, seat_right, truth_of
 from benchmarks.reads_cache import ReadsCache
 from benchmarks.wrong_seats import WrongSeats, difference, why
 from datasets.faces import first_use, load, stored_names
@@ -179,7 +179,7 @@ class SeatScore:
         blur = blur_over_index(meta)
         matched = match_seats(truth, read)
         self.edits.append(corrections(
-            [truth[t] for t in ts], [{r: Counter(c.card for c in getattr(s, r)) for r in ROWS} for s in read],
+            [truth[t] for t in ts], [rows_of(s) for s in read],
             matched, Counter(c.card for c in table.orphans)))
         for t, j in zip(ts, matched, strict=True):
             self.shown += shown[t]

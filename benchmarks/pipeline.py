@@ -109,9 +109,15 @@ def match_seats(truth: dict[int, dict[str, Counter]], seats: list) -> list[int |
     return [int(j) if j < len(seats) else None for j in assign(-overlap)]
 
 
+def rows_of(seat) -> dict[str, Counter]:
+    """A read seat's head, middle and tail as card counts, the form `truth_of` gives a true seat's."""
+    return {r: Counter(c.card for c in getattr(seat, r)) for r in ROWS}
+
+
 def seat_right(rows: dict[str, Counter], seat) -> bool:
     """The read seat holds exactly the true head, middle and tail."""
-    return all(Counter(c.card for c in getattr(seat, r)) == rows[r] for r in ROWS)
+    read = rows_of(seat)
+    return all(read[r] == rows[r] for r in ROWS)
 
 
 def table_exact(meta: dict, table) -> bool:

@@ -31,7 +31,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from benchmarks.metrics import ReadOn, read_on
-from benchmarks.pipeline import ROWS, truth_of
+from benchmarks.pipeline import ROWS, rows_of, truth_of
 from vision.classes import CLASS_NAMES
 from vision.detector import IndexReads
 from vision.types import SeatRead
@@ -56,11 +56,8 @@ def card_kind(on: list[ReadOn | None], card: str = "", renamed: bool = False) ->
 
 def lacking(truth: dict[str, Counter], seat: SeatRead | None) -> list[tuple[str, str]]:
     """The (row, card) pairs a true seat holds and its read seat (None: no seat read) does not."""
-    out = []
-    for r in ROWS:
-        got = Counter(c.card for c in getattr(seat, r)) if seat is not None else Counter()
-        out += [(r, card) for card in sorted((truth[r] - got).elements())]
-    return out
+    read = rows_of(seat) if seat is not None else {r: Counter() for r in ROWS}
+    return [(r, card) for r in ROWS for card in sorted((truth[r] - read[r]).elements())]
 
 
 def read_groups(reads: IndexReads) -> dict[str, list[tuple[str, tuple, float]]]:
@@ -123,8 +120,7 @@ def difference(truth: dict[str, Counter], seat: SeatRead | None) -> str:
     if seat is None:
         return "no seat read"
     out = []
-    for r in ROWS:
-        got = Counter(c.card for c in getattr(seat, r))
+    for r, got in rows_of(seat).items():
         if got != truth[r]:
             missing, extra = sorted((truth[r] - got).elements()), sorted((got - truth[r]).elements())
             out.append(f"{r} missing {missing} extra {extra}")
