@@ -27,7 +27,7 @@ def _reads(scene: dict, blur: dict[int, float | None], lost: set[int] = frozense
             for ci, d in scene_detections(scene, np.random.default_rng(0)) if ci not in lost]
 
 
-def _first_card_of(scene: dict, seat: int) -> int:
+def _a_tail_card_of(scene: dict, seat: int) -> int:
     return next(i for i, c in enumerate(scene["cards"]) if c["seat"] == seat and c["row"] == "tail")
 
 
@@ -50,7 +50,7 @@ def test_a_blurred_seat_read_whole_is_not_flagged(scene):
 def test_a_blurred_seat_in_doubt_says_it_is_blurred(scene):
     """Seat 2 (blurred) and seat 0 (sharp) each lose a card: both are short, and only the blurred one
     says why and what reads it better."""
-    lost = {_first_card_of(scene, 2), _first_card_of(scene, 0)}
+    lost = {_a_tail_card_of(scene, 2), _a_tail_card_of(scene, 0)}
     reads = _reads(scene, {0: SHARP, 1: SHARP, 2: BLURRED, 3: SHARP}, lost)
     table = vision.table_of(IndexReads(reads, []), 0, 0)
     short = sorted({p.seat for p in table.problems if p.kind == "seat_count"})
@@ -66,7 +66,7 @@ def test_a_blurred_seat_in_doubt_says_it_is_blurred(scene):
 def test_the_note_needs_the_seat_measured_at_the_bar(scene, blur, noted):
     """At `GeometryConfig.blurred` and above; reads without a measure (typed in, or from a file) never."""
     assert GeometryConfig().blurred == 0.065
-    lost = {_first_card_of(scene, 1)}
+    lost = {_a_tail_card_of(scene, 1)}
     reads = _reads(scene, {0: SHARP, 1: blur, 2: SHARP, 3: SHARP}, lost)
     table = vision.table_of(IndexReads(reads, []), 0, 0)
     assert _blurred_seats(table) == ([read_seat(1, 4)] if noted else [])
@@ -75,7 +75,7 @@ def test_the_note_needs_the_seat_measured_at_the_bar(scene, blur, noted):
 def test_a_seat_is_as_blurred_as_most_of_its_reads(scene):
     """The median of its reads: a few sharp reads (a nearer card's, a pip) do not hide a blurred seat,
     nor a few smeared ones flag a sharp seat."""
-    lost = {_first_card_of(scene, 3)}
+    lost = {_a_tail_card_of(scene, 3)}
     reads = _reads(scene, {0: SHARP, 1: SHARP, 2: SHARP, 3: BLURRED}, lost)
     seat3 = [i for i, d in enumerate(reads) if d.blur == BLURRED]
     for i in seat3[:len(seat3) // 3]:
