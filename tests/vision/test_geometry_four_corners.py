@@ -308,3 +308,18 @@ def test_a_four_corner_table_whose_clubs_read_as_spades_still_seats_four():
     assert len({c["card"] for c in scene["cards"]}) == 39
     tr = read_table(detections(scene, seed=4), width=scene["width"], height=scene["height"])
     assert len(tr.seats) == 4
+
+
+@pytest.mark.parametrize(("seed", "suit", "read_as"),
+                         [(4, "c", "h"), (4, "d", "h"), (6, "c", "s"), (6, "d", "h")])
+def test_a_five_seat_four_corner_table_that_reads_four_seats_of_names_seats_five(seed, suit, read_as):
+    """A five-seat four-corner table (the 65 cards) with a suit read as another shows 39 names, three
+    seats' worth, and four seats' cards would place them nearly as well: every count of seats up to five
+    is tried, and five place every card."""
+    scene = build_table(5, seed=seed, jitter=0.01, tilt=0.03, four_corners=True)
+    for i, c in enumerate(scene["cards"]):
+        if c["card"].endswith(suit):
+            scene = renamed(scene, [i], c["card"][0] + read_as)
+    assert len({c["card"] for c in scene["cards"]}) == 39
+    tr = read_table(detections(scene, seed=4), width=scene["width"], height=scene["height"])
+    assert [len(s.head) + len(s.middle) + len(s.tail) for s in tr.seats] == [13] * 5

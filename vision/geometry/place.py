@@ -132,13 +132,14 @@ def best_placement(
         # two (unmerged corners, hidden cards), both are tried and the one closer to 3/5/5 seats wins.
         # A four-corner deck's cards are read two to four times each: there only the names count, and
         # 52 names are four seats of the 52 or five of the 65 (its added suit's names twice): both tried.
-        # One seat more than the names say is tried too: a suit read as another (a strange deck's clubs
-        # as spades) takes a seat's worth of names away, not of cards.
+        # Every count from there up to five is tried too: names lost take seats' worth of names away,
+        # not of cards (a suit read as another, a strange deck's clubs as spades; a five-seat table's
+        # hidden and misread cards, whose names then count four seats or fewer).
         distinct = len({c.card for c in merged}) / SEAT_SIZE  # unpaired corners count once (one deck)
         est = distinct if four else len(merged) / SEAT_SIZE
+        more = range(round(distinct) + 1, 6) if four else range(0)
         ks = [seats] if seats else sorted({min(5, max(1, v)) for v in (
-            round(est), math.floor(est + 0.2), math.ceil(est - 0.2), round(distinct))}
-            | ({min(5, round(distinct) + 1)} if four else set()))
+            round(est), math.floor(est + 0.2), math.ceil(est - 0.2), round(distinct), *more)})
         for k in ks:
             if n and deck is None and k >= 5:  # five seats of an unknown deck: far pairs would pair copies
                 continue
