@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import vision
+from benchmarks.pipeline import ROWS, rows_of
 from vision.detector import DEFAULT_MODEL
 from vision.geometry import read_table
 from vision.types import Detection
@@ -27,7 +28,6 @@ DATA = REPO / "tests" / "data" / "vision"
 PHOTO = DATA / "table2.jpg"
 META = json.loads((DATA / "table2.json").read_text())
 REAL = REPO.parent / "shared" / "datasets" / "real" / "cardcounter"
-ROWS = ("head", "middle", "tail")
 needs_model = pytest.mark.skipif(not DEFAULT_MODEL.exists(), reason="models/cards.onnx not exported yet")
 
 
@@ -36,10 +36,6 @@ def truth_rows() -> list[dict[str, Counter]]:
     for c in META["cards"]:
         seats.setdefault(c["seat"], {r: Counter() for r in ROWS})[c["row"]][c["card"]] += 1
     return [seats[k] for k in sorted(seats)]
-
-
-def read_rows(table) -> list[dict[str, Counter]]:
-    return [{r: Counter(c.card for c in getattr(s, r)) for r in ROWS} for s in table.seats]
 
 
 def test_bundled_scene_geometry_from_its_truth():
@@ -52,7 +48,7 @@ def test_bundled_scene_geometry_from_its_truth():
                 p[vision.CLASS_NAMES.index(c["card"])] = 0.9
                 dets.append(Detection(c["card"], tuple(ix["box"]), 0.9, p))
     table = read_table(dets, width=META["width"], height=META["height"])
-    assert sorted(map(str, read_rows(table))) == sorted(map(str, truth_rows()))
+    assert sorted(map(str, map(rows_of, table.seats))) == sorted(map(str, truth_rows()))
     assert table.problems == []
     assert table.seats[0].orientation_deg == pytest.approx(META["seats"][0]["orientation_deg"], abs=10)
 
@@ -66,7 +62,7 @@ def test_bundled_photo_wrong_reads_are_never_silent():
     table = vision.read(PHOTO)
     truth = sorted(map(str, truth_rows()))
     assert len(table.seats) == 2
-    for seat, rows in zip(table.seats, read_rows(table), strict=True):
+    for seat, rows in zip(table.seats, map(rows_of, table.seats), strict=True):
         if str(rows) not in truth:
             kinds = {p.kind for p in table.problems if p.seat == seat.seat}
             assert kinds, f"{seat.name} is read wrong and carries no problem"
@@ -84,7 +80,7 @@ def test_bundled_photo_end_to_end():
     table = vision.read(PHOTO)
     assert len(table.seats) == 2
     truth = truth_rows()
-    got = read_rows(table)
+    got = list(map(rows_of, table.seats))
     right = sum(min(sum((g[r] & t[r]).values()) for t in truth) for g in got for r in g)
     assert right >= 0.8 * 26
 

@@ -14,12 +14,11 @@ from pathlib import Path
 import numpy as np
 
 import vision
-from benchmarks.pipeline import match_seats
+from benchmarks.pipeline import ROWS, match_seats, rows_of
 from vision.detector import IndexReads
 from vision.types import Detection
 
 FIXTURE = Path(__file__).parent.parent / "data" / "vision" / "reads_9191_000001.json"
-ROWS = ("head", "middle", "tail")
 
 
 def _read():
@@ -48,8 +47,7 @@ def _own_rows(truth: dict, table) -> dict[int, dict[str, Counter]]:
 
 def _wrong_rows(truth: dict, table) -> set[tuple[int, str]]:
     own = _own_rows(truth, table)
-    return {(s.seat, r) for s in table.seats for r in ROWS
-            if Counter(c.card for c in getattr(s, r)) != own[s.seat][r]}
+    return {(s.seat, r) for s in table.seats for r, cards in rows_of(s).items() if cards != own[s.seat][r]}
 
 
 def _foreign_rows(truth: dict, table) -> set[tuple[int, str]]:
@@ -57,8 +55,7 @@ def _foreign_rows(truth: dict, table) -> set[tuple[int, str]]:
     (`_own_rows`): another seat's row cut into this one."""
     own, out = _own_rows(truth, table), set()
     for s in table.seats:
-        for r in ROWS:
-            cards = Counter(c.card for c in getattr(s, r))
+        for r, cards in rows_of(s).items():
             if sum(cards.values()) >= 2 and any(
                     not cards - rows[q] and not cards & own[s.seat][q]
                     for rows in truth.values() for q in ROWS):
