@@ -25,6 +25,7 @@ import numpy as np
 from .classes import CLASS_NAMES
 from .classifier import CLASSIFIER_ENV, CLASSIFIER_NAMES, IndexClassifier, resolve_classifier
 from .imageio import ImageSource, Photo, open_photo
+from .one_index import DEDUPE_CONTAINED, DEDUPE_IOU, overlaps
 from .proposer import (
     DEFAULT_BOX_CONF,
     DEFAULT_MODEL,
@@ -51,8 +52,6 @@ __all__ = [
 # generated tuning set (seed 5151, not the benchmark's), never on the test half. Card F1 at 0.5 / 0.6 /
 # 0.7: real finetune 0.926 / 0.942 / 0.950, generated 0.893 / 0.884 / 0.866.
 DEFAULT_CONF = 0.6
-DEDUPE_IOU = 0.3  # two reads this close after the second stage: one index read twice (any names)
-DEDUPE_CONTAINED = 0.5  # ... or this much of the smaller read's box inside the surer one's
 # A proposal overlapping a better-scored one that the classifier read as a card this sure is not read
 # (`Detector.read_crops`). Chosen on the real finetune half and 100 generated tables (seed 5151),
 # refinement below P(bg) 0.5: off / 0.95 / 0.9 / 0.8 -> crops per table 451 / 382 / 351 / 336, tables
@@ -95,20 +94,6 @@ class IndexReads:
     sure: list[Detection]
     unsure: list[Detection]
     faint: list[Detection] = field(default_factory=list)
-
-
-def overlaps(boxes: np.ndarray) -> np.ndarray:
-    """N x N: two boxes the second stage's dedupe would call one index (IoU >= `DEDUPE_IOU`, or
-    `DEDUPE_CONTAINED` of the smaller one inside the other); the diagonal is True."""
-    x1 = np.maximum(boxes[:, None, 0], boxes[None, :, 0])
-    y1 = np.maximum(boxes[:, None, 1], boxes[None, :, 1])
-    x2 = np.minimum(boxes[:, None, 2], boxes[None, :, 2])
-    y2 = np.minimum(boxes[:, None, 3], boxes[None, :, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    area = np.prod(np.clip(boxes[:, 2:] - boxes[:, :2], 0, None), axis=1)
-    union = area[:, None] + area[None, :] - inter
-    small = np.minimum(area[:, None], area[None, :])
-    return (inter >= DEDUPE_IOU * union) | (inter >= DEDUPE_CONTAINED * small) & (inter > 0)
 
 
 def drop_contained(boxes: np.ndarray, scores: np.ndarray, ratio: float) -> np.ndarray:

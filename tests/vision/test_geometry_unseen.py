@@ -164,8 +164,13 @@ def test_an_unsure_read_of_a_read_cards_other_corner_adds_no_card():
 
 
 @pytest.mark.parametrize(("card", "box", "taken"), [
-    # a read whose centre lies inside a read card's box: that index read again (a box on its pip)
+    # a box shifted half off a read card's: each holds the other's centre, that index read again
     ("9c", (10.0, 5.0, 50.0, 25.0), True),
+    # a box on its pip: inside the read card's box, which it does not hold the centre of
+    ("9c", (38.0, 8.0, 48.0, 18.0), True),
+    # the next card's index in a tight fan, up and to the left: it holds the read card's centre but
+    # not the other way round, and overlaps it less than the detector's dedupe calls one index
+    ("9c", (-5.0, -12.0, 35.0, 11.0), False),
     # the next card's index of a sideways seat under tilt: its centre 27 px from the read's, under half
     # the read's 60 px longer side, yet outside its box and the box around it: a card of its own
     ("9c", (20.0, 25.0, 60.0, 45.0), False),

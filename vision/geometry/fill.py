@@ -13,6 +13,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from ..one_index import one_index
 from ..types import Detection
 from .config import GeometryConfig
 from .corners import _single
@@ -29,9 +30,9 @@ def fill_from_unsure(
 
     A read lies on a row when its index is within `cfg.attach` of the row's line and at most a card's
     width (`cfg.row_reach` index heights) beyond its ends (`row_at`); it is passed over where its box
-    and an index read already hold each other's centre (that index read again: a box on its pip, one
-    shifted half off it). Boxes, not a distance in index heights: under tilt a sideways seat's indices
-    are wide and short, and the next card's lies closer than half an index's longer side.
+    and an index read already are one index (`_read_here`: a box on its pip, one shifted half off it).
+    Boxes, not a distance in index heights: under tilt a sideways seat's indices are wide and short,
+    and the next card's lies closer than half an index's longer side.
 
     Within `cfg.pair_max` of a one-corner read of the same card it is that card's, not a card
     missing: the card is placed at whichever of its two reads puts its seat nearer 3/5/5 (a joker's
@@ -94,9 +95,11 @@ def _taken(cards: list[_Card], name: str, d: Detection, cfg: GeometryConfig) -> 
 
 
 def _read_here(cards: list[_Card], d: Detection) -> bool:
-    """Whether the index of read `d` is one read already: either read's centre lies inside the other's
-    box."""
-    return any(_inside(d.center, b) or _inside(q, d.box)
+    """Whether the index of read `d` is one read already: the boxes are one index by the detector's
+    dedupe rule (`one_index`: a box on its pip, half of it), or each holds the other's centre (a box
+    shifted half off it). One box holding the other's centre is not enough: in a tight fan the next
+    card's index can lie that close, each box half over the other."""
+    return any(one_index(d.box, b) or (_inside(d.center, b) and _inside(q, d.box))
                for c in cards if not c.gone for q, b in zip(c.points, c.boxes, strict=True))
 
 
