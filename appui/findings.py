@@ -23,6 +23,8 @@ from appui.text import shown_name
 LOW_CONFIDENCE = 0.6
 #: Reader problems the page re-derives from what is on screen; shown from there, not twice.
 RECOUNTED = frozenset({"seat_count", "row_length", "duplicate"})
+#: Reader problems that say the photo shows the seat too small or blurred: a close-up reads it better.
+CLOSE_UP = frozenset({"blurred", "small"})
 _SEAT_PREFIX = re.compile(r"^Seat \d+(?: (?:head|middle|tail))?:\s*")
 
 Place = tuple[str, int]  # (row, index of the card in it)
@@ -33,7 +35,7 @@ class SeatFindings:
     marks: dict[Place, list[str]] = field(default_factory=dict)  # card -> its reasons, in words
     short: dict[Place, str] = field(default_factory=dict)  # card -> its first reason, in a word or two
     entries: list[str] = field(default_factory=list)  # findings about no one card (rows, the seat)
-    close_up: bool = False  # the reader found the seat blurred: a close-up of it reads better
+    close_up: bool = False  # the reader found the seat small or blurred: a close-up reads it better
 
     def mark(self, place: Place, card: str, reason: str, short: str) -> None:
         reasons = self.marks.setdefault(place, [])
@@ -111,7 +113,7 @@ def _reader(out: SeatFindings, seat: SeatInput, problems: Sequence[dict[str, Any
     for p in problems:
         if p.get("kind") in RECOUNTED:
             continue
-        out.close_up = out.close_up or p.get("kind") == "blurred"
+        out.close_up = out.close_up or p.get("kind") in CLOSE_UP
         text = _SEAT_PREFIX.sub("", str(p.get("message") or p.get("kind") or "check this seat"))
         row, card = p.get("row"), p.get("card")
         places = [(row, k) for k, c in enumerate(seat.cards.get(row, [])) if c == card] if row else []

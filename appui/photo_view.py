@@ -202,8 +202,8 @@ def _on_upload(key: str, per_seat: bool = False, extra_suit: str | None = None) 
 
 @guarded
 def ask_close_up(seat: int) -> None:
-    """Set the photo inputs to a close-up of `seat` (its box's button, where the reader found it
-    blurred): the next photo taken or uploaded fills that seat alone."""
+    """Set the photo inputs to a close-up of `seat` (its box's button, where the reader found its
+    indices too small or blurred): the next photo taken or uploaded fills that seat alone."""
     st.session_state[SCOPE_KEY] = "seat"
     st.session_state[SEAT_KEY] = seat
 

@@ -158,7 +158,7 @@ class SeatScore:
     shown: int = 0  # seats whose every card shows at least one index (`all_shown`)
     shown_exact: int = 0
     exact_flagged: int = 0  # exact seats that carry a problem naming them: a check the player did not need
-    wrong_blurred: int = 0  # wrong seats whose problems say their indices are blurred (a close-up helps)
+    wrong_close_up: int = 0  # wrong seats whose problems say their indices are small or blurred
     by_blur: dict[int, list[int]] = field(default_factory=dict)  # `BLUR_EDGES` bucket -> [exact, seats]
     seconds: list[float] = field(default_factory=list)
     edits: list[int] = field(default_factory=list)  # per table, the player's `corrections`
@@ -200,8 +200,8 @@ class SeatScore:
             flagged = flagged_all or (bool(table.problems) or len(read) < len(ts) if j is None
                                       else any(p.seat == read[j].seat for p in table.problems))
             self.wrong_flagged += flagged
-            self.wrong_blurred += j is not None and any(
-                p.seat == read[j].seat and p.kind == "blurred" for p in table.problems)
+            self.wrong_close_up += j is not None and any(
+                p.seat == read[j].seat and p.kind in ("small", "blurred") for p in table.problems)
             if not flagged:
                 what = difference(truth[t], None if j is None else read[j])
                 self.silent.append(f"{meta['image']} true seat {t}: {what}")
@@ -224,7 +224,7 @@ class SeatScore:
         """How many exact seats still carry a problem naming them: checks a player makes for nothing."""
         return (f"exact seats carrying a problem: {self.exact_flagged}/{self.exact} "
                 f"({100 * self.exact_flagged / max(1, self.exact):.1f}%); wrong seats that say their "
-                f"indices are blurred: {self.wrong_blurred}/{self.seats - self.exact}")
+                f"indices are small or blurred: {self.wrong_close_up}/{self.seats - self.exact}")
 
     def edits_line(self) -> str:
         """The edits a player makes to a table as read (`corrections`): what a misread costs."""

@@ -73,8 +73,9 @@ def test_a_duplicate_is_marked_at_both_seats_and_said_once() -> None:
 
 
 def test_a_blurred_seat_is_said_once_and_offers_its_close_up() -> None:
-    """The reader's blur note, its seat prefix dropped, and the seat's close-up offered; a seat without
-    the note, or with it on another seat, offers none."""
+    """The reader's blur note, its seat prefix dropped, and the seat's close-up offered, as for its note
+    that the seat's indices are too small; a seat without the note, or with it on another seat, offers
+    none."""
     table = sample_seats()
     holders = findings.where_else(table)
     note = {"kind": "blurred", "seat": 2, "message": "Seat 3: blurred in this photo (its indices smeared "
@@ -83,6 +84,10 @@ def test_a_blurred_seat_is_said_once_and_offers_its_close_up() -> None:
     assert west.close_up
     assert west.line == ("blurred in this photo (its indices smeared over 9% of their height): a close-up "
                          "of this seat reads better than correcting it")
+    small = {"kind": "small", "seat": 2, "message": "Seat 3: its indices are only 14 px tall in this photo, "
+             "too small to read surely: a close-up of this seat, or the photo as the camera took it (a chat "
+             "app shrinks photos), reads better than correcting it"}
+    assert findings.seat_findings(table[2], holders, [small], {}, LUOSONG).close_up
     glare = {"kind": "glare", "seat": 2, "message": "Seat 3: glare on the photo"}
     assert not findings.seat_findings(table[2], holders, [glare], {}, LUOSONG).close_up
     assert not findings.seat_findings(table[0], holders, [], {}, LUOSONG).close_up

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from benchmarks.holdout import SeatScore
 from benchmarks.pipeline import table_exact
 from vision.types import Problem, ReadCard, SeatRead, TableRead
@@ -53,17 +55,17 @@ def test_exact_seats_carrying_a_problem_are_counted_as_needless_checks():
     assert _score(TableRead([_seat(0, HANDS[0]), _seat(1, HANDS[1])])).exact_flagged == 0
 
 
-def test_wrong_seats_that_say_they_are_blurred_are_counted():
-    """A blur note on a wrong seat tells the player a close-up reads it better; on an exact seat, or on
-    another seat, it does not count."""
+@pytest.mark.parametrize("kind", ["blurred", "small"])
+def test_wrong_seats_that_say_they_are_blurred_or_small_are_counted(kind):
+    """A blur or small-index note on a wrong seat tells the player a close-up reads it better; on an
+    exact seat, or on another seat, it does not count."""
     wrong = ("As Ks Qs", "2h 3h 4h 5h 6d", "7c 8c 9c Tc Jc")
-    notes = [Problem("duplicate", "x", seat=0), Problem("blurred", "x", seat=0),
-             Problem("blurred", "x", seat=1)]
+    notes = [Problem("duplicate", "x", seat=0), Problem(kind, "x", seat=0), Problem(kind, "x", seat=1)]
     s = _score(TableRead([_seat(0, wrong), _seat(1, HANDS[1])], notes))
-    assert (s.exact, s.wrong_flagged, s.wrong_blurred) == (1, 1, 1)
-    assert s.alarm_line().endswith("wrong seats that say their indices are blurred: 1/1")
+    assert (s.exact, s.wrong_flagged, s.wrong_close_up) == (1, 1, 1)
+    assert s.alarm_line().endswith("wrong seats that say their indices are small or blurred: 1/1")
     elsewhere = _score(TableRead([_seat(0, wrong), _seat(1, HANDS[1])], notes[:1] + notes[2:]))
-    assert elsewhere.wrong_blurred == 0
+    assert elsewhere.wrong_close_up == 0
 
 
 def test_a_seat_not_read_is_flagged_by_any_problem_on_the_table_or_by_the_seat_count():

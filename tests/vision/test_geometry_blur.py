@@ -86,3 +86,28 @@ def test_a_seat_is_as_blurred_as_most_of_its_reads(scene):
     for i in [i for i, d in enumerate(reads) if d.blur == SHARP][:3]:
         reads[i] = replace(reads[i], blur=BLURRED)
     assert _blurred_seats(vision.table_of(IndexReads(reads, []), 0, 0)) == []
+
+
+def _small_seats(table) -> list[int]:
+    return sorted(p.seat for p in table.problems if p.kind == "small")
+
+
+@pytest.mark.parametrize(("px_per_unit", "small"), [(0.7, True), (0.9, False)])
+def test_a_seat_in_doubt_whose_indices_are_small_says_so_first(px_per_unit, small):
+    """A table photographed small (its indices ~15 px tall at 0.7 px a unit, under
+    `GeometryConfig.small_index`; ~20 px at 0.9): the seat in doubt says its indices are too small,
+    once, even where they also measure blurred (resampled small indices do), and names their height;
+    the seats read whole say nothing."""
+    assert GeometryConfig().small_index == 16.0
+    scene = build_table(4, seed=5, px_per_unit=px_per_unit)
+    lost = {_a_tail_card_of(scene, 2)}
+    table = vision.table_of(IndexReads(_reads(scene, {0: SHARP, 1: SHARP, 2: BLURRED, 3: SHARP}, lost), []),
+                            0, 0)
+    seat = read_seat(2, 4)
+    assert {p.seat for p in table.problems} == {seat}
+    assert _small_seats(table) == ([seat] if small else [])
+    assert _blurred_seats(table) == ([] if small else [seat])
+    if small:
+        (note,) = [p for p in table.problems if p.kind == "small"]
+        assert note.message.startswith(f"Seat {seat + 1}: its indices are only 15 px tall in this photo")
+        assert "close-up" in note.message and "as the camera took it" in note.message

@@ -94,6 +94,10 @@ class GeometryConfig:
     # also says it is blurred: such a seat is read exactly far less often than a sharp one, and a
     # close-up of it reads better than correcting it card by card
     blurred: float = 0.065
+    # ... or whose indices are under this many photo pixels tall (the median of its reads' longer box
+    # sides) says they are too small: a far seat of a photo a chat app shrank, where a sharp seat of
+    # 12-16 px indices is read exactly less than half the time (the decision design's tables at 1600 px)
+    small_index: float = 16.0
 
 
 def name_rows(counts: list[int]) -> list[str]:

@@ -116,24 +116,48 @@ def _row_line_problems(t: Seated, cfg: GeometryConfig) -> list[Problem]:
     return out
 
 
-def seat_blur(t: Seated) -> dict[int, float]:
-    """Each seat's median blur over its cards' measured reads (`Detection.blur`), by seat number."""
-    blurs: dict[int, list[float]] = {}
+def _seat_median(t: Seated, measure) -> dict[int, float]:
+    """By seat number, the median of `measure(read)` over the reads of the seat's cards (None: not
+    measured)."""
+    values: dict[int, list[float]] = {}
     for c in t.live:
         if id(c) in t.seat_of:
-            blurs.setdefault(t.seat_of[id(c)][0], []).extend(
-                d.blur for d in _all_reads(c) if d.blur is not None)
-    return {s: float(np.median(b)) for s, b in blurs.items() if b}
+            values.setdefault(t.seat_of[id(c)][0], []).extend(
+                v for d in _all_reads(c) if (v := measure(d)) is not None)
+    return {s: float(np.median(v)) for s, v in values.items() if v}
 
 
-def blur_problems(t: Seated, flagged: set[int | None], cfg: GeometryConfig) -> list[Problem]:
-    """Of the `flagged` seats, those whose indices are smeared (a far seat of a defocused or shaken
-    photo): why the seat is in doubt, and what reads it better than correcting it card by card. A
-    blurred seat that nothing else flags is left unflagged: its reads came out whole and sure, and it
-    is read exactly, so the note would be a check for nothing."""
-    return [Problem("blurred", f"{t.seat_reads[s].name}: blurred in this photo (its indices smeared over "
-                    f"{b:.0%} of their height): a close-up of this seat reads better than correcting it", s)
-            for s, b in sorted(seat_blur(t).items()) if b >= cfg.blurred and s in flagged]
+def seat_blur(t: Seated) -> dict[int, float]:
+    """Each seat's median blur over its cards' measured reads (`Detection.blur`), by seat number."""
+    return _seat_median(t, lambda d: d.blur)
+
+
+def seat_index_size(t: Seated) -> dict[int, float]:
+    """Each seat's median index height in photo pixels (its cards' read boxes' longer sides)."""
+    return _seat_median(t, lambda d: max(d.box[2] - d.box[0], d.box[3] - d.box[1]))
+
+
+def legibility_problems(t: Seated, flagged: set[int | None], cfg: GeometryConfig) -> list[Problem]:
+    """Of the `flagged` seats, those whose indices this photo shows too small or smeared for a sure
+    read (a far seat of a photo a chat app shrank, or of a defocused or shaken one): why the seat is
+    in doubt, and what reads it better than correcting it card by card. Too small comes first, one
+    note a seat: resampled small indices measure as smeared too, and a sharper photo of the same
+    size would not mend them. A seat nothing else flags is left unflagged: its reads came out whole
+    and sure, and it is read exactly, so the note would be a check for nothing."""
+    size, blur = seat_index_size(t), seat_blur(t)
+    out: list[Problem] = []
+    for s in sorted(x for x in flagged if x is not None and x in size):
+        name = t.seat_reads[s].name
+        if size[s] < cfg.small_index:
+            out.append(Problem("small", f"{name}: its indices are only {size[s]:.0f} px tall in this "
+                               "photo, too small to read surely: a close-up of this seat, or the photo as "
+                               "the camera took it (a chat app shrinks photos), reads better than "
+                               "correcting it", s))
+        elif blur.get(s, 0.0) >= cfg.blurred:
+            out.append(Problem("blurred", f"{name}: blurred in this photo (its indices smeared over "
+                               f"{blur[s]:.0%} of their height): a close-up of this seat reads better than "
+                               "correcting it", s))
+    return out
 
 
 def row_line_problem(seat_name: str, seat: int, row: str) -> Problem:

@@ -31,7 +31,7 @@ from .fill import fill_from_unsure, row_hit
 from .pairs import second_corner_reads
 from .parts import SeatFrame, _Card
 from .place import best_placement
-from .problems import Seated, added_suit_hint, blur_problems, table_problems
+from .problems import Seated, added_suit_hint, legibility_problems, table_problems
 from .rows import _top_left
 from .seats import _seat_order
 from .unseen import place_unseen
@@ -93,8 +93,8 @@ def read_table(
     for i in false_strays:
         problems.append(Problem("false_read", f"a card outside the seats: read {cards[i].card}, but that "
                                 "card is already on the table: left out as a false read", card=cards[i].card))
-    # last, why a seat in doubt may be so: its indices are blurred
-    problems += blur_problems(seated, {p.seat for p in problems}, cfg)
+    # last, why a seat in doubt may be so: its indices are too small or blurred in this photo
+    problems += legibility_problems(seated, {p.seat for p in problems}, cfg)
     # as read, still shown (the app can put it back)
     orphan_reads += [c.read() for c, _ in left_out] + [cards[i].read() for i in false_strays]
     return TableRead(seat_reads, problems, orphan_reads, width, height,
