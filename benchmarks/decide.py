@@ -2,11 +2,12 @@
 
     python -m benchmarks.decide [--groups gm-paris,four-corners]
 
-Sixteen sets of phone-sized reveal photos (`benchmarks.holdout`'s tables): the decision design
-(KDE's `gm-paris`, `Split.DECIDE`: no model trains on it) at four seats and at five, and the training
-split's designs and fonts at four seats, and, dealt from its procedural faces that print all four
-corners, at four seats and at five. The report rows (`models/MODEL_CARD.md`) deal the held-out split
-and other seeds; a choice is made here and reported there. The real photos' decision half is
+Nineteen sets of reveal photos (`benchmarks.holdout`'s tables): the decision design (KDE's
+`gm-paris`, `Split.DECIDE`: no model trains on it) at four seats and at five, phone-sized, and at four
+seats as a chat app sends a photo on (1600 px), and the training split's designs and fonts at four
+seats, and, dealt from its procedural faces that print all four corners, at four seats and at five.
+The report rows (`models/MODEL_CARD.md`) deal the held-out split and other seeds; a choice is made
+here and reported there. The real photos' decision half is
 `python -m benchmarks.detector --synth 0 --real finetune`.
 
 Prints one line a set and each group's totals: seats exact, wrong seats flagged, exact seats carrying
@@ -29,7 +30,8 @@ from vision.detector import get_detector
 
 @dataclass(frozen=True)
 class DecisionSet:
-    """One decision set: `tables` photos of `seats` seats from `split`, rendered from `seed`."""
+    """One decision set: `tables` photos of `seats` seats from `split`, rendered from `seed`, `size`
+    pixels on their long side (None: `main`'s `--size`, a phone's photo)."""
 
     group: str
     split: Split
@@ -37,6 +39,7 @@ class DecisionSet:
     seed: int
     seats: int = 4
     four_corners: bool = False
+    size: int | None = None
 
     @property
     def name(self) -> str:
@@ -48,6 +51,7 @@ DECISION_SETS = (
     *(DecisionSet("training", Split.TRAIN, 20, s) for s in (5151, 6161, 7171)),
     DecisionSet("training", Split.TRAIN, 40, 5353),
     *(DecisionSet("gm-paris-five", Split.DECIDE, 20, s, seats=5) for s in (5151, 6161)),
+    *(DecisionSet("gm-paris-1600", Split.DECIDE, 40, s, size=1600) for s in (5151, 6161, 7171)),
     *(DecisionSet("four-corners", Split.TRAIN, 20, s, four_corners=True) for s in (5151, 6161, 7171, 5353)),
     *(DecisionSet("four-corners-five", Split.TRAIN, 20, s, seats=5, four_corners=True)
       for s in (5151, 6161, 7171)),
@@ -71,7 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     groups = sorted({d.group for d in DECISION_SETS})
     ap.add_argument("--groups", default=",".join(groups), help=f"comma-separated, of {', '.join(groups)}")
-    ap.add_argument("--size", type=int, default=4032, help="long side of the photos")
+    ap.add_argument("--size", type=int, default=4032, help="long side of the photos of the sets that do "
+                    "not set their own")
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     args = ap.parse_args(argv)
     wanted = [g for g in args.groups.split(",") if g]
@@ -83,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     scores: dict[str, list[SeatScore]] = {}
     for d in (d for d in DECISION_SETS if d.group in wanted):
         deal = deal_for(d.split, Deal(d.seats, d.four_corners))
-        folder = render(d.split, d.tables, d.seed, args.size, args.workers, deal=deal)
+        folder = render(d.split, d.tables, d.seed, d.size or args.size, args.workers, deal=deal)
         s = score_folder(folder, det, d.tables, d.name, reuse=True).seats
         scores.setdefault(d.group, []).append(s)
         print(f"{d.name}: {summary([s])}")

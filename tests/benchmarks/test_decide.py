@@ -10,10 +10,12 @@ from datasets.synth.holdout import Split
 
 
 def test_the_decision_sets_deal_no_held_out_design():
-    """Sixteen sets; none deals the held-out split, whose tables the report rows deal."""
-    assert len(DECISION_SETS) == 16
+    """Nineteen sets; none deals the held-out split, whose tables the report rows deal; three are
+    photos as a chat app sends them on, the rest a phone's."""
+    assert len(DECISION_SETS) == 19
     assert {d.split for d in DECISION_SETS} == {Split.DECIDE, Split.TRAIN}
-    assert len({(d.group, d.seed) for d in DECISION_SETS}) == 16
+    assert len({(d.group, d.seed) for d in DECISION_SETS}) == 19
+    assert sorted(d.size for d in DECISION_SETS if d.size) == [1600] * 3
 
 
 def test_a_groups_summary_sums_its_sets():
