@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
 
 from ..classes import CLASS_INDEX, SUIT_SIGNS
-from ..types import Problem, SeatRead
+from ..types import Detection, Problem, SeatRead
 from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig, name_rows
 from .corners import _all_reads, _corner_offset_of, _covered, _pair_unit
 from .deck import FIVE_PLAYER_DECK, _runner_up, added_suit, deck_capacity
@@ -116,7 +117,7 @@ def _row_line_problems(t: Seated, cfg: GeometryConfig) -> list[Problem]:
     return out
 
 
-def _seat_median(t: Seated, measure) -> dict[int, float]:
+def _seat_median(t: Seated, measure: Callable[[Detection], float | None]) -> dict[int, float]:
     """By seat number, the median of `measure(read)` over the reads of the seat's cards (None: not
     measured)."""
     values: dict[int, list[float]] = {}
