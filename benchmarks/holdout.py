@@ -358,7 +358,7 @@ def measure(folder: Path, det: Detector, n: int, label: str,
     return s.seats, s.indices
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, default=30)
     ap.add_argument("--seed", type=int, default=8080, help="a seed no training or tuning set uses")
@@ -386,6 +386,28 @@ def main(argv: list[str] | None = None) -> int:
                     "procedural faces; measures the held-out split alone")
     ap.add_argument("--why", action="store_true",
                     help="for every wrong seat, what differs and what lies on each index of a card it lacks")
+    return ap
+
+
+def _readers(args: argparse.Namespace, base: Detector) -> dict[str, Detector]:
+    """The shipped reader, or one a namer, threshold and unsure floor compared (`--classifier`,
+    `--conf`, `--unsure`), by the label its lines carry."""
+    if not (args.classifier or args.conf or args.unsure):
+        return {"": base}
+    namers = [c for c in args.classifier.split(",") if c] or [base.classifier]
+    confs = [float(c) for c in args.conf.split(",") if c] or [base.conf]
+    floors = [float(u) for u in args.unsure.split(",") if u] or [base.unsure_conf]
+
+    def label(n) -> str:
+        return "+".join(f.stem for f in namer_paths(n)) if args.classifier else ""
+
+    return {f" {label(n)} conf {c} unsure {u}": Detector(
+        session=base.proposer.session, classifier=n, conf=c, unsure_conf=u)
+        for n in namers for c in confs for u in floors}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = _parser()
     args = ap.parse_args(argv)
     splits = [Split(s) for s in args.splits.split(",") if s]
     if args.designs:
@@ -403,18 +425,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         ap.error(f"--splits: {e}")
     folders = {s: render(s, args.tables, args.seed, args.size, args.workers, deal=deals[s]) for s in splits}
-    base = get_detector(args.model)
-    namers = [c for c in args.classifier.split(",") if c] or [base.classifier]
-    confs = [float(c) for c in args.conf.split(",") if c] or [base.conf]
-    floors = [float(u) for u in args.unsure.split(",") if u] or [base.unsure_conf]
-
-    def label(n) -> str:
-        return "+".join(f.stem for f in namer_paths(n)) if args.classifier else ""
-
-    readers = {"": base} if not (args.classifier or args.conf or args.unsure) else {
-        f" {label(n)} conf {c} unsure {u}": Detector(
-            session=base.proposer.session, classifier=n, conf=c, unsure_conf=u)
-        for n in namers for c in confs for u in floors}
+    readers = _readers(args, get_detector(args.model))
     for s in splits:
         for name, det in readers.items():
             measure(folders[s], det, args.tables, f"{s.value:>8}{name}", args.why, args.reuse_reads)
