@@ -88,17 +88,21 @@ def read_table(
     seated = Seated(cards, frames, order, seat_reads, seat_of, live, gone, deck, extra_suit)
     problems += table_problems(seated, seats, width, height, scale, left_out, changed, cfg)
     orphan_reads = [cards[i].read() for i in orphans]
-    for rc in orphan_reads:
-        problems.append(Problem("orphan", f"{rc.card} lies outside every seat", card=rc.card))
-    for i in false_strays:
-        problems.append(Problem("false_read", f"a card outside the seats: read {cards[i].card}, but that "
-                                "card is already on the table: left out as a false read", card=cards[i].card))
+    problems += _outside_problems(orphan_reads, [cards[i].card for i in false_strays])
     # last, why a seat in doubt may be so: its indices are too small or blurred in this photo
     problems += legibility_problems(seated, {p.seat for p in problems}, cfg)
     # as read, still shown (the app can put it back)
     orphan_reads += [c.read() for c, _ in left_out] + [cards[i].read() for i in false_strays]
     return TableRead(seat_reads, problems, orphan_reads, width, height,
                      extra_suit if deck == FIVE_PLAYER_DECK else None)
+
+
+def _outside_problems(orphans: list[ReadCard], false_strays: list[str]) -> list[Problem]:
+    """The cards read outside every seat: each orphan, and each read left out there as a false read
+    (`false_strays`, their names)."""
+    return ([Problem("orphan", f"{rc.card} lies outside every seat", card=rc.card) for rc in orphans]
+            + [Problem("false_read", f"a card outside the seats: read {name}, but that card is already on "
+                       "the table: left out as a false read", card=name) for name in false_strays])
 
 
 def _false_read_slots(
