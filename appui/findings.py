@@ -19,12 +19,11 @@ from appui import engine
 from appui.cards import ROW_LABEL, ROWS, pretty
 from appui.table import SeatInput
 from appui.text import shown_name
+from vision.geometry.problems import CLOSE_UP_KINDS
 
 LOW_CONFIDENCE = 0.6
 #: Reader problems the page re-derives from what is on screen; shown from there, not twice.
 RECOUNTED = frozenset({"seat_count", "row_length", "duplicate"})
-#: Reader problems that say the photo shows the seat too small or blurred: a close-up reads it better.
-CLOSE_UP = frozenset({"blurred", "small"})
 _SEAT_PREFIX = re.compile(r"^Seat \d+(?: (?:head|middle|tail))?:\s*")
 
 Place = tuple[str, int]  # (row, index of the card in it)
@@ -113,7 +112,7 @@ def _reader(out: SeatFindings, seat: SeatInput, problems: Sequence[dict[str, Any
     for p in problems:
         if p.get("kind") in RECOUNTED:
             continue
-        out.close_up = out.close_up or p.get("kind") in CLOSE_UP
+        out.close_up = out.close_up or p.get("kind") in CLOSE_UP_KINDS
         text = _SEAT_PREFIX.sub("", str(p.get("message") or p.get("kind") or "check this seat"))
         row, card = p.get("row"), p.get("card")
         places = [(row, k) for k, c in enumerate(seat.cards.get(row, [])) if c == card] if row else []

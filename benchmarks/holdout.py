@@ -66,6 +66,7 @@ from datasets.synth.writer import write_scene
 from vision.classes import CLASS_NAMES
 from vision.classifier import namer_paths
 from vision.detector import Detector, get_detector
+from vision.geometry.problems import CLOSE_UP_KINDS
 from vision.types import Box, Detection, SeatRead, TableRead
 
 REPO = Path(__file__).resolve().parent.parent
@@ -201,7 +202,7 @@ class SeatScore:
                                       else any(p.seat == read[j].seat for p in table.problems))
             self.wrong_flagged += flagged
             self.wrong_close_up += j is not None and any(
-                p.seat == read[j].seat and p.kind in ("small", "blurred") for p in table.problems)
+                p.seat == read[j].seat and p.kind in CLOSE_UP_KINDS for p in table.problems)
             if not flagged:
                 what = difference(truth[t], None if j is None else read[j])
                 self.silent.append(f"{meta['image']} true seat {t}: {what}")

@@ -14,7 +14,7 @@ from ..types import Detection, Problem, SeatRead
 from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig, name_rows
 from .corners import _all_reads, _corner_offset_of, _covered, _pair_unit
 from .deck import FIVE_PLAYER_DECK, _runner_up, added_suit, deck_capacity
-from .parts import SeatFrame, _Card
+from .parts import SeatFrame, _Card, _side
 
 
 @dataclass(frozen=True)
@@ -38,8 +38,8 @@ def table_problems(
     t: Seated, seats: int | None, width: int, height: int, scale: float,
     left_out: list[tuple[_Card, tuple[int, str, int]]], changed: list[_Card], cfg: GeometryConfig,
 ) -> list[Problem]:
-    """Every problem but the orphans' and the blur notes, in the order a player reads them: counts,
-    side, rows, the deck's."""
+    """Every problem but the orphans' and the legibility notes (`legibility_problems`), in the order a
+    player reads them: counts, side, rows, the deck's."""
     return (_count_problems(t, seats) + _orientation_problems(t, width, height, scale)
             + _row_line_problems(t, cfg) + _deck_problems(t, left_out, changed, cfg)
             + _same_card_problems(t, cfg) + _unsure_problems(t, cfg))
@@ -135,7 +135,12 @@ def seat_blur(t: Seated) -> dict[int, float]:
 
 def seat_index_size(t: Seated) -> dict[int, float]:
     """Each seat's median index height in photo pixels (its cards' read boxes' longer sides)."""
-    return _seat_median(t, lambda d: max(d.box[2] - d.box[0], d.box[3] - d.box[1]))
+    return _seat_median(t, lambda d: _side(d.box))
+
+
+#: The kinds of `legibility_problems`: the photo shows the seat too small or smeared, and a close-up of
+#: it reads better than correcting it.
+CLOSE_UP_KINDS = frozenset({"small", "blurred"})
 
 
 def legibility_problems(t: Seated, flagged: set[int | None], cfg: GeometryConfig) -> list[Problem]:
