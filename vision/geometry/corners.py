@@ -18,8 +18,7 @@ def index_scale(dets: list[Detection]) -> float:
     """Median longer side of the detection boxes: one index height, the unit of all tolerances."""
     if not dets:
         return 1.0
-    sides = [max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in dets]
-    return float(max(np.median(sides), 1e-6))
+    return float(np.median([_side(d.box) for d in dets]))
 
 
 def merge_corners(dets: list[Detection], scale: float, cfg: GeometryConfig = GeometryConfig(),

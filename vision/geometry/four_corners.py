@@ -24,7 +24,7 @@ import numpy as np
 
 from ..types import Detection
 from .config import GeometryConfig
-from .corners import _all_reads, joint_read
+from .corners import _all_reads, index_scale, joint_read
 from .deck import FIVE_PLAYER_DECK, added_suit
 from .parts import SeatFrame, _Card, _side
 
@@ -111,7 +111,7 @@ def _right_angles(group: list[Detection], reach: float) -> int:
     """At how many of `group`'s reads two others lie at a card's corners from it: a right angle
     (`RIGHT_COS`), the longer side `SIDE_RATIO` times the shorter, both within `reach` index heights."""
     pts = [np.asarray(d.center, float) for d in group]
-    unit = _unit(group)
+    unit = index_scale(group)
     found = 0
     for a in range(len(pts)):
         for b, c in combinations([k for k in range(len(pts)) if k != a], 2):
@@ -134,7 +134,7 @@ def _corners_of(dets: list[Detection], fr: SeatFrame, cfg: GeometryConfig) -> _C
     and one below it, where the card's top-right read is there too, by whether it lies more than half
     that read's width to the right (a narrow card's bottom-right lies as steep as a sheared
     bottom-left)."""
-    unit = _unit(dets)
+    unit = index_scale(dets)
     uv = np.array([_in_axes(d, fr) for d in dets]) / unit
     first = int(np.argmin(uv.sum(axis=1)))
     _, _, x2, y2 = cfg.pair_box_one_deck
@@ -277,7 +277,7 @@ def _card_shape(folds: list[_Corners], axes: SeatFrame) -> tuple[np.ndarray, np.
     `CARD_ASPECT`. None where no card shows its bottom-left."""
     steps: dict[str, list[np.ndarray]] = {"bottom_left": [], "top_right": []}
     for c in folds:
-        unit = _unit([c.top_left, *c.extra])
+        unit = index_scale([c.top_left, *c.extra])
         for d in c.extra:
             step = _in_axes(d, axes) / unit - _in_axes(c.top_left, axes) / unit
             steps["bottom_left" if step[1] > step[0] else "top_right"].append(step)
@@ -312,7 +312,7 @@ def _under_another(c: _Corners, others: list[Detection], axes: SeatFrame) -> boo
     right-hand corner it is read at: that card lies over the corner, so the read there is no corner
     of `c` (in a fanned row only the last card shows its right-hand corners)."""
     reads = [c.top_left, *c.others]
-    unit = _unit(reads)
+    unit = index_scale(reads)
     origin = _in_axes(c.top_left, axes) / unit
     reach = max(float((_in_axes(d, axes) / unit - origin)[0]) for d in reads)
     for o in others:
@@ -354,7 +354,7 @@ def _part_fit(part: list[Detection], others: list[Detection], axes: SeatFrame, e
     corners = _corners_of(part, axes, cfg) if len(part) > 1 else _Corners(part[0], None, [])
     if corners is None or _under_another(corners, others, axes):
         return None
-    unit = _unit(part)
+    unit = index_scale(part)
     origin = _in_axes(corners.top_left, axes) / unit
     cost, used = 0.0, set()
     for d in corners.others:
@@ -365,12 +365,6 @@ def _part_fit(part: list[Detection], others: list[Detection], axes: SeatFrame, e
         used.add(k)
         cost += float(off[k]) ** 2
     return cost, corners
-
-
-def _unit(dets: list[Detection]) -> float:
-    """The reads' index height (the median of their boxes' longer sides): the unit their offsets are
-    measured in."""
-    return float(np.median([_side(d.box) for d in dets]))
 
 
 def _in_axes(d: Detection, axes: SeatFrame) -> np.ndarray:
