@@ -110,3 +110,36 @@ def test_a_seat_that_must_give_up_a_card_prefers_its_over_full_row_unless_a_repe
     slots = FalseReadSlots({id(c) for c in seat}, 1, True, {id(seat[0]), id(seat[1])})
     changed, false = fix_with_deck([*seat, elsewhere], 52, [slots])
     assert false == [repeat] and changed == [] and elsewhere.card == "Ks"
+
+
+@pytest.mark.parametrize(("corner", "card_read", "elsewhere", "named"), [
+    # a second corner misread as a card another seat holds, giving its own card 0.1: folded, the card
+    # keeps its name
+    ({"6h": 0.8, "3s": 0.1}, {"3s": 0.9}, {"6h": 0.95}, "3s"),
+    # a top-left index misread as a card held elsewhere (6c 0.59, 6s 0.17), its second corner read
+    # surely as 6s: one card, named by both reads
+    ({"6s": 0.86, "6c": 0.07}, {"6c": 0.59, "6s": 0.17}, {"6c": 0.9}, "6s"),
+])
+def test_a_folded_corner_names_its_card_with_it(corner, card_read, elsewhere, named) -> None:
+    r, c, other = card(corner), card(card_read), card(elsewhere)
+    changed, false = fix_with_deck([r, c, other], 52, folds=[(r, c)])
+    assert false == [r]
+    assert (c.card, other.card) == (named, next(iter(elsewhere)))
+
+
+def test_without_the_fold_the_misread_top_left_is_renamed_away() -> None:
+    """The second case above with no fold offered: the second corner stays a card of its own (6s), and
+    the top-left index, losing 6c to the surer read, becomes some card no read supports."""
+    r, c, other = card({"6s": 0.86, "6c": 0.07}), card({"6c": 0.59, "6s": 0.17}), card({"6c": 0.9})
+    changed, false = fix_with_deck([r, c, other], 52)
+    assert false == [] and r.card == "6s" and c.card not in ("6s", "6c")
+
+
+def test_two_sure_reads_of_two_cards_do_not_fold_into_a_rename() -> None:
+    """Reads of 3d and 3s in corner positions, each sure of its own card (a four-corner deck's other
+    corners), and a third read giving 3s 0.6: folding the 3d into the 3s and naming both 3d frees the 3s
+    for the third read, a gain under `FOLD_RENAME`, what a fold costs more where it renames its card;
+    so both stay cards, and the third read takes its runner-up."""
+    r, c, other = card({"3d": 0.63, "3s": 0.05}), card({"3s": 0.66, "3d": 0.3}), card({"3s": 0.6, "5s": 0.2})
+    changed, false = fix_with_deck([r, c, other], 52, folds=[(r, c)])
+    assert false == [] and (r.card, c.card, other.card) == ("3d", "3s", "5s")

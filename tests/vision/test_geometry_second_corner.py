@@ -24,28 +24,33 @@ def _two_corner_card(scene: dict, seat: int) -> int:
 
 
 def _misread_corner(
-    scene: dict, dets: list[Detection], i: int, as_card: str, p_true: float
+    scene: dict, dets: list[Detection], i: int, as_card: str, p_true: float, corner: int = 1,
+    p_read: float = 0.8,
 ) -> list[Detection]:
-    """The detections with card i's bottom-right corner read surely as `as_card`, the true card given
-    `p_true` (as a half-covered, upside-down index is read)."""
-    box = tuple(float(v) for v in scene["cards"][i]["indices"][1]["box"])
+    """The detections with one corner of card i (1: its bottom-right, as a half-covered, upside-down
+    index is read; 0: its top-left) read `p_read` as `as_card`, the true card given `p_true`."""
+    box = tuple(float(v) for v in scene["cards"][i]["indices"][corner]["box"])
     p = np.full(len(CLASS_NAMES), 0.002, np.float32)
-    p[CLASS_INDEX[as_card]] = 0.8
+    p[CLASS_INDEX[as_card]] = p_read
     p[CLASS_INDEX[scene["cards"][i]["card"]]] = p_true
-    return [replace(d, card=as_card, confidence=0.8, scores=p / p.sum()) if d.box == box else d for d in dets]
+    p /= p.sum()
+    return [replace(d, card=as_card, confidence=float(p[CLASS_INDEX[as_card]]), scores=p) if d.box == box
+            else d for d in dets]
 
 
-def _scene_with_misread_corner(p_true: float) -> tuple[dict, list[Detection]]:
-    """A full four-seat table: seat 0's near-row last card (3s) shows both corners, its bottom-right
-    one read 0.8 as the 6h that seat 2 holds and `p_true` as itself; seat 0's second middle card (Td)
-    shows no index (read too unsurely). Every other index is read right. Seat 0 then reads 13."""
+def _scene_with_misread_corner(p_true: float, corner: int = 1, p_read: float = 0.8
+                               ) -> tuple[dict, list[Detection]]:
+    """A full four-seat table: seat 0's near-row last card (3s) shows both corners, one of them
+    (`corner`) read `p_read` as the 6h that seat 2 holds and `p_true` as itself; seat 0's second
+    middle card (Td) shows no index (read too unsurely). Every other index is read right. Seat 0 then
+    reads 13."""
     scene = build_table(4, seed=3, jitter=0.01)
     i = _two_corner_card(scene, 0)
     other = next(c["card"] for c in scene["cards"] if c["seat"] == 2)
     hidden = [k for k, c in enumerate(scene["cards"]) if c["seat"] == 0 and c["row"] == "middle"][1]
     assert (scene["cards"][i]["card"], other, scene["cards"][hidden]["card"]) == ("3s", "6h", "Td")
     box = tuple(float(v) for v in scene["cards"][hidden]["indices"][0]["box"])
-    dets = _misread_corner(scene, detections(scene, seed=1), i, other, p_true)
+    dets = _misread_corner(scene, detections(scene, seed=1), i, other, p_true, corner, p_read)
     return scene, [d for d in dets if d.box != box]
 
 
@@ -57,6 +62,17 @@ def test_misread_second_corner_folds_into_its_card():
     tr = read_table(dets, width=scene["width"], height=scene["height"])
     assert cards_right(scene, tr), tr.problems
     assert sorted(p.kind for p in tr.problems) == ["contested", "false_read", "inferred"], tr.problems
+
+
+def test_a_misread_top_left_takes_the_name_its_second_corner_reads():
+    """The card's top-left index read 0.6 as the 6h seat 2 holds, 0.2 as itself (3s), and its second
+    corner read surely and right: the two are one card, named by both reads (3s), in the top-left's
+    row; not the top-left renamed to Td, which it gives 0.002, beside a 3s made of the second corner
+    alone, in the row below. Td then goes by elimination to the row that lacks it."""
+    scene, dets = _scene_with_misread_corner(0.2, corner=0, p_read=0.6)
+    tr = read_table(dets, width=scene["width"], height=scene["height"])
+    assert cards_right(scene, tr), tr.problems
+    assert {"false_read", "changed", "inferred"} <= {p.kind for p in tr.problems}, tr.problems
 
 
 def test_a_corner_that_never_reads_as_its_card_is_not_folded():

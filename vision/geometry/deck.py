@@ -4,6 +4,7 @@ and false reads left out of an over-full seat."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -11,6 +12,7 @@ import numpy as np
 from ..assign import assign
 from ..classes import CLASS_INDEX, CLASS_NAMES, JOKERS
 from ..types import ReadCard, SeatRead
+from .corners import SCORE_FLOOR
 from .parts import _Card
 
 
@@ -85,6 +87,7 @@ def counts_known(deck: int, extra_suit: str | None) -> bool:
 def fix_with_deck(
     cards: list[_Card], deck: int, overfull: list[FalseReadSlots] | None = None,
     false_read_below: float = 0.1, extra_suit: str | None = None,
+    folds: Sequence[tuple[_Card, _Card]] = (),
 ) -> tuple[list[_Card], list[_Card]]:
     """Re-read cards so no card appears more often than the deck holds, most probable first; returns
     the cards renamed and the cards taken as false reads.
@@ -102,6 +105,12 @@ def fix_with_deck(
     13 or fewer gives up nothing but such a repeat. Without a conflict or a seat that must give up a
     card, nothing is run. `extra_suit`: a 65-card deck's added suit (`added_suit`), the only one
     whose cards it holds twice.
+
+    `folds`: (corner, card) pairs where a read may be that card's second corner
+    (`pairs.second_corner_reads`). A folded corner leaves the table as a false read and its scores
+    join the card's: the card is named by both reads, so a misread top-left index whose second
+    corner reads its card right takes that name, as a misread second corner takes its card's. Which
+    corners fold is a search over the same assignment's total (`_fold_search`).
     """
     cap = deck_capacity(deck, extra_suit)
     counts = Counter(c.card for c in cards)
@@ -111,20 +120,12 @@ def fix_with_deck(
     scored = [i for i, c in enumerate(cards) if c.scores is not None]
     held = Counter(c.card for c in cards if c.scores is None)  # unscored cards keep their class
     slots = [name for name in CLASS_NAMES for _ in range(max(0, cap[name] - held[name]))]
-    if not scored or len(scored) > len(slots) + sum(s.count for s in seats):
+    row = {id(cards[i]): k for k, i in enumerate(scored)}
+    pairs = [(row[id(r)], row[id(c)]) for r, c in folds if id(r) in row and id(c) in row]
+    if not scored or len(scored) > len(slots) + sum(s.count for s in seats) + len({r for r, _ in pairs}):
         return [], []
-    logp = np.log(np.clip(np.stack([cards[i].scores for i in scored]).astype(np.float64), 1e-9, 1.0))
-    cost = -logp[:, [CLASS_INDEX[s] for s in slots]] - np.log([_card_mass(cards[i]) for i in scored])[:, None]
-    never = 1e6  # a card of another seat cannot fill this seat's false-read slot
-    bonus = 1e3  # a slot that must be filled is, by the cards whose own names are least probable
-    for seat in seats:
-        below = false_read_below if seat.below is None else seat.below
-        own = -np.log(below) - (bonus if seat.must else 0.0)
-        col = np.array([never if id(cards[i]) not in seat.ids else
-                        own + (ROW_PRIOR if seat.must and id(cards[i]) not in seat.preferred else 0.0)
-                        for i in scored])
-        cost = np.hstack([cost, np.repeat(col[:, None], seat.count, axis=1)])
-    cols = assign(cost)
+    problem = _Assignment.build([cards[i] for i in scored], slots, seats, false_read_below, pairs)
+    cols = problem.solve(_fold_search(problem))
     changed, false = [], []
     for i, col in zip(scored, cols, strict=True):
         c = cards[i]
@@ -137,6 +138,96 @@ def fix_with_deck(
             c.confidence = float(c.scores[CLASS_INDEX[new]])
             changed.append(c)
     return changed, false
+
+
+#: A card of another seat cannot fill this seat's false-read slot; a folded corner is no card of its own.
+NEVER = 1e6
+#: A slot that must be filled is, by the cards whose own names are least probable.
+MUST_BONUS = 1e3
+#: What a fold costs beyond the two reads' scores where it renames the card it folds into: the card's
+#: own read is then overruled too, and two sure reads of different cards in corner positions are
+#: more often two cards (a four-corner deck's other corners) than one card misread.
+FOLD_RENAME = 1.0
+
+
+@dataclass
+class _Assignment:
+    """`fix_with_deck`'s cost matrix: a row a scored card, a column a deck slot, then each false-read
+    slot, then one column a fold candidate's corner (where it goes when folded). `own[k]` is what
+    leaving card k out costs in each false-read column (the part a fold makes free); `names` the
+    slots' class indices; `pairs` the (corner row, card row) fold candidates."""
+
+    cost: np.ndarray
+    own: np.ndarray
+    names: np.ndarray
+    scores: np.ndarray
+    own_name: np.ndarray
+    pairs: list[tuple[int, int]]
+
+    @classmethod
+    def build(cls, cards: list[_Card], slots: list[str], seats: list[FalseReadSlots], below: float,
+              pairs: list[tuple[int, int]]) -> _Assignment:
+        names = np.array([CLASS_INDEX[s] for s in slots])
+        scores = np.clip(np.stack([c.scores for c in cards]).astype(np.float64), 1e-9, 1.0)
+        cost = -np.log(scores[:, names]) - np.log([_card_mass(c) for c in cards])[:, None]
+        false_cols, own_cols = [], []
+        for seat in seats:
+            leave = -np.log(below if seat.below is None else seat.below)
+            inside = np.array([id(c) in seat.ids for c in cards])
+            prior = np.array([ROW_PRIOR if seat.must and id(c) not in seat.preferred else 0.0 for c in cards])
+            col = np.where(inside, leave - (MUST_BONUS if seat.must else 0.0) + prior, NEVER)
+            false_cols += [col] * seat.count
+            own_cols += [np.where(inside, leave, 0.0)] * seat.count
+        n = len(cards)
+        own = np.array(own_cols, float).T.reshape(n, -1)
+        fold_cols = np.full((n, len({r for r, _ in pairs})), NEVER)
+        cost = np.hstack([cost, np.array(false_cols, float).T.reshape(n, -1), fold_cols])
+        own_name = np.array([CLASS_INDEX.get(c.card, -1) for c in cards])
+        return cls(cost, own, names, scores, own_name, list(pairs))
+
+    def solve(self, folded: Sequence[tuple[int, int]] = ()) -> np.ndarray:
+        """The column of each row with the corners of `folded` folded into their cards."""
+        return assign(self.with_folds(folded))
+
+    def total(self, folded: Sequence[tuple[int, int]]) -> float:
+        cost = self.with_folds(folded)
+        cols = assign(cost)
+        return float(cost[np.arange(len(cols)), cols].sum())
+
+    def with_folds(self, folded: Sequence[tuple[int, int]]) -> np.ndarray:
+        """The cost matrix with each (corner, card) of `folded` one card: the card's slots cost what
+        the corner's scores say of them too, and it is no false read (the corner's fold says it is
+        seen twice); the corner is no card of its own (its deck slots barred), and leaves the table
+        free of its own leaving cost, in its fold column or a false-read slot (a fold is the card an
+        over-full seat must give up)."""
+        cost = self.cost.copy()
+        n_slots, n_false = len(self.names), self.own.shape[1]
+        corners = sorted({r for r, _ in self.pairs})
+        for r, c in folded:
+            cost[c, :n_slots] -= np.log(np.maximum(self.scores[r, self.names], SCORE_FLOOR))
+            cost[c, :n_slots][self.names != self.own_name[c]] += FOLD_RENAME
+            cost[c, n_slots:] = NEVER
+            cost[r, :n_slots] = NEVER
+            cost[r, n_slots:n_slots + n_false] -= self.own[r]
+            cost[r, n_slots + n_false + corners.index(r)] = 0.0
+        return cost
+
+
+def _fold_search(problem: _Assignment) -> list[tuple[int, int]]:
+    """The fold candidates to fold: greedily, the one that lowers the assignment's total most, while
+    any does; a corner folds into one card, a card takes one corner, and a folded card is no corner."""
+    folded: list[tuple[int, int]] = []
+    best = problem.total(folded) if problem.pairs else 0.0
+    while True:
+        used = {k for pair in folded for k in pair}
+        trials = [(problem.total([*folded, p]), p) for p in problem.pairs if not set(p) & used]
+        if not trials:
+            return folded
+        total, pair = min(trials)
+        if total >= best - 1e-9:
+            return folded
+        folded.append(pair)
+        best = total
 
 
 def _card_mass(c: _Card) -> float:

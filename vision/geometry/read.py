@@ -13,10 +13,9 @@ from collections import Counter
 
 import numpy as np
 
-from ..classes import CLASS_INDEX
 from ..types import Detection, Problem, ReadCard, SeatRead, TableRead
 from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig, name_rows
-from .corners import SCORE_FLOOR, _corner_offset, _pair_box_middle, index_scale
+from .corners import _corner_offset, _pair_box_middle, index_scale
 from .deck import (
     FIVE_PLAYER_DECK,
     FalseReadSlots,
@@ -71,7 +70,8 @@ def read_table(
         extra_suit, hint = added_suit(names, deck), added_suit_hint(names, deck)
     strays = [i for i in best.strays if not cards[i].gone]
     slots = _false_read_slots(cards, frames, strays, deck, cfg, extra_suit)
-    changed, false = (fix_with_deck(live, deck, slots, cfg.false_read_below, extra_suit)
+    folds = _second_corner_folds(cards, frames, deck, cfg, extra_suit)
+    changed, false = (fix_with_deck(live, deck, slots, cfg.false_read_below, extra_suit, folds)
                       if cfg.fix_with_deck else ([], []))
     false_ids = {id(c) for c in false}
     false_strays = [i for i in strays if id(cards[i]) in false_ids]
@@ -125,8 +125,6 @@ def _false_read_slots(
     one_deck = one_copy_each(deck)
     cap = deck_capacity(deck, extra_suit)
     counted = counts_known(deck, extra_suit)
-    offset = _corner_offset(cards, [(fr, g) for fr, g, _ in frames])
-    offset = _pair_box_middle(cfg) if offset is None else offset
     slots, seated = [], []
     for fr, g, _ in frames:
         live = [cards[i] for i in g if not cards[i].gone]
@@ -138,16 +136,28 @@ def _false_read_slots(
             slots.append(FalseReadSlots(ids, len(ids)))
         elif counted:
             slots += _repeat_slots(live, Counter(c.card for c in live), cap, cfg)
-            slots += [FalseReadSlots({id(cards[r])}, 1, below=_score_of(cards[r], cards[c].card))
-                      for r, c in second_corner_reads(cards, g, fr, offset, cfg)]
     stray = [cards[i] for i in strays]
     table = Counter(c.card for c in seated + stray)
     return slots + (_repeat_slots(stray, table, cap, cfg) if counted else [])
 
 
-def _score_of(c: _Card, name: str) -> float:
-    """The class score card `c`'s read gives `name` (floored: a fold is never free of doubt)."""
-    return max(float(c.scores[CLASS_INDEX[name]]), SCORE_FLOOR) if c.scores is not None else SCORE_FLOOR
+def _second_corner_folds(
+    cards: list[_Card], frames: list[tuple[SeatFrame, list[int], np.ndarray]], deck: int, cfg: GeometryConfig,
+    extra_suit: str | None,
+) -> list[tuple[_Card, _Card]]:
+    """(corner, card): in each hand (`frame_min_cards` or more) of a table whose counts are known, a
+    read lying where another card shows its second corner (`pairs.second_corner_reads`): the one-deck
+    fix may fold it into that card (`fix_with_deck`) instead of renaming either to a card no seat
+    shows."""
+    if not counts_known(deck, extra_suit):
+        return []
+    offset = _corner_offset(cards, [(fr, g) for fr, g, _ in frames])
+    offset = _pair_box_middle(cfg) if offset is None else offset
+    folds = []
+    for fr, g, _ in frames:
+        if sum(not cards[i].gone for i in g) >= cfg.frame_min_cards or not one_copy_each(deck):
+            folds += [(cards[r], cards[c]) for r, c in second_corner_reads(cards, g, fr, offset, cfg)]
+    return folds
 
 
 def _repeat_slots(cards: list[_Card], times: Counter, cap: dict[str, int], cfg: GeometryConfig
