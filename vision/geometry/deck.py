@@ -150,7 +150,7 @@ MUST_BONUS = 1e3
 FOLD_RENAME = 1.0
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Assignment:
     """`fix_with_deck`'s cost matrix: a row a scored card, a column a deck slot, then each false-read
     slot, then one column a fold candidate's corner (where it goes when folded). `own[k]` is what
@@ -190,6 +190,7 @@ class _Assignment:
         return assign(self.with_folds(folded))
 
     def total(self, folded: Sequence[tuple[int, int]]) -> float:
+        """The least total cost of an assignment with the corners of `folded` folded."""
         cost = self.with_folds(folded)
         cols = assign(cost)
         return float(cost[np.arange(len(cols)), cols].sum())
