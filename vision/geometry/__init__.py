@@ -26,7 +26,8 @@ its weights in `score.Weights`) decides:
 5. `fill`, `deck`, `unseen`: an unsure read (under the namer's bar) joins a nearly full seat's row
    that lacks a card where it lies on the row's line. Each card exists once (twice with two decks):
    one assignment over the class scores picks the most probable consistent reading, in which a seat
-   of more than 13 gives up its least probable extra reads as false. On a full 52-card table the
+   of more than 13 gives up its least probable extra reads as false, and a read where a card shows
+   its second corner may fold into that card, which both reads then name. On a full 52-card table the
    cards no seat shows go where a faint read resembles one of them, or to the one row they can
    only belong to.
 6. `problems`: wrong counts, duplicates, changes, low confidence (a low top score, or a runner-up
