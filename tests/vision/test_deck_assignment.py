@@ -135,12 +135,11 @@ def test_without_the_fold_the_misread_top_left_is_renamed_away() -> None:
     assert false == [] and r.card == "6s" and c.card not in ("6s", "6c")
 
 
-def test_two_sure_reads_that_give_each_other_nothing_stay_two_cards() -> None:
-    """Reads of 3d and 3s in corner positions (a four-corner deck's other corners), each sure of its own
-    card and giving the other's next to nothing, and a third read giving 3s 0.6: folding the 3d into
-    the 3s would free the 3s for the third read, but no name is probable under both reads, so both
-    stay cards and the third read takes its runner-up."""
-    r, c = card({"3d": 0.63, "3s": 0.001}), card({"3s": 0.66, "3d": 0.001})
-    other = card({"3s": 0.6, "5s": 0.2})
+def test_two_sure_reads_of_two_cards_do_not_fold_into_a_rename() -> None:
+    """Reads of 3d and 3s in corner positions, each sure of its own card (a four-corner deck's other
+    corners), and a third read giving 3s 0.6: folding the 3d into the 3s and naming both 3d frees the 3s
+    for the third read, a gain under `FOLD_RENAME`, what a fold costs more where it renames its card;
+    so both stay cards, and the third read takes its runner-up."""
+    r, c, other = card({"3d": 0.63, "3s": 0.05}), card({"3s": 0.66, "3d": 0.3}), card({"3s": 0.6, "5s": 0.2})
     changed, false = fix_with_deck([r, c, other], 52, folds=[(r, c)])
     assert false == [] and (r.card, c.card, other.card) == ("3d", "3s", "5s")

@@ -144,6 +144,10 @@ def fix_with_deck(
 NEVER = 1e6
 #: A slot that must be filled is, by the cards whose own names are least probable.
 MUST_BONUS = 1e3
+#: What a fold costs beyond the two reads' scores where it renames the card it folds into: the card's
+#: own read is then overruled too, and two sure reads of different cards in corner positions are
+#: more often two cards (a four-corner deck's other corners) than one card misread.
+FOLD_RENAME = 1.0
 
 
 @dataclass(frozen=True)
@@ -157,6 +161,7 @@ class _Assignment:
     own: np.ndarray
     names: np.ndarray
     scores: np.ndarray
+    own_name: np.ndarray
     pairs: list[tuple[int, int]]
 
     @classmethod
@@ -177,7 +182,8 @@ class _Assignment:
         own = np.array(own_cols, float).T.reshape(n, -1)
         fold_cols = np.full((n, len({r for r, _ in pairs})), NEVER)
         cost = np.hstack([cost, np.array(false_cols, float).T.reshape(n, -1), fold_cols])
-        return cls(cost, own, names, scores, list(pairs))
+        own_name = np.array([CLASS_INDEX.get(c.card, -1) for c in cards])
+        return cls(cost, own, names, scores, own_name, list(pairs))
 
     def solve(self, folded: Sequence[tuple[int, int]] = ()) -> np.ndarray:
         """The column of each row with the corners of `folded` folded into their cards."""
@@ -200,6 +206,7 @@ class _Assignment:
         corners = sorted({r for r, _ in self.pairs})
         for r, c in folded:
             cost[c, :n_slots] -= np.log(np.maximum(self.scores[r, self.names], SCORE_FLOOR))
+            cost[c, :n_slots][self.names != self.own_name[c]] += FOLD_RENAME
             cost[c, n_slots:] = NEVER
             cost[r, :n_slots] = NEVER
             cost[r, n_slots:n_slots + n_false] -= self.own[r]
