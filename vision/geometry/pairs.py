@@ -112,7 +112,7 @@ def second_corner_reads(
     second corner (`offset` from c's index in the seat's frame, within `cfg.second_corner_reach` of
     c's index heights, no card of c's row over that corner) under another name. Such a read is
     mostly c's second corner misread (often half covered by the next row, and upside down to the
-    seat): the one-deck fix may fold it into c (`read._false_read_slots`) instead of renaming it to a
+    seat): the one-deck fix may fold it into c (`deck.fix_with_deck`) instead of renaming it to a
     card no seat shows. A nearer row's index lying there is a candidate too; its own scores, which
     give c's name next to nothing, keep it from folding."""
     singles = [i for i in g

@@ -145,10 +145,10 @@ def _second_corner_folds(
     cards: list[_Card], frames: list[tuple[SeatFrame, list[int], np.ndarray]], deck: int, cfg: GeometryConfig,
     extra_suit: str | None,
 ) -> list[tuple[_Card, _Card]]:
-    """(corner, card): in each hand (`frame_min_cards` or more) of a table whose counts are known, a
-    read lying where another card shows its second corner (`pairs.second_corner_reads`): the one-deck
-    fix may fold it into that card (`fix_with_deck`) instead of renaming either to a card no seat
-    shows."""
+    """(corner, card): in each seat of a table whose counts are known (with one deck, each hand of
+    `frame_min_cards` or more: loose cards' second reads are left out, `_false_read_slots`), a read
+    lying where another card shows its second corner (`pairs.second_corner_reads`): the one-deck fix
+    may fold it into that card (`fix_with_deck`) instead of renaming either to a card no seat shows."""
     if not counts_known(deck, extra_suit):
         return []
     offset = _corner_offset(cards, [(fr, g) for fr, g, _ in frames])
