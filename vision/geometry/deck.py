@@ -120,12 +120,14 @@ def fix_with_deck(
     scored = [i for i, c in enumerate(cards) if c.scores is not None]
     held = Counter(c.card for c in cards if c.scores is None)  # unscored cards keep their class
     slots = [name for name in CLASS_NAMES for _ in range(max(0, cap[name] - held[name]))]
+    if not scored:
+        return [], []
     row = {id(cards[i]): k for k, i in enumerate(scored)}
     pairs = [(row[id(r)], row[id(c)]) for r, c in folds if id(r) in row and id(c) in row]
-    if not scored or len(scored) > len(slots) + sum(s.count for s in seats) + len({r for r, _ in pairs}):
-        return [], []
     problem = _Assignment.build([cards[i] for i in scored], slots, seats, false_read_below, pairs)
-    cols = problem.solve(_fold_search(problem))
+    if len(scored) > problem.cost.shape[1]:  # more reads than slots of any kind
+        return [], []
+    cols = _fold_search(problem)
     changed, false = [], []
     for i, col in zip(scored, cols, strict=True):
         c = cards[i]
@@ -155,7 +157,8 @@ class _Assignment:
     """`fix_with_deck`'s cost matrix: a row a scored card, a column a deck slot, then each false-read
     slot, then one column a fold candidate's corner (where it goes when folded). `own[k]` is what
     leaving card k out costs in each false-read column (the part a fold makes free); `names` the
-    slots' class indices; `pairs` the (corner row, card row) fold candidates."""
+    slots' class indices; `pairs` the (corner row, card row) fold candidates and `corners` theirs, in
+    the order of the fold columns."""
 
     cost: np.ndarray
     own: np.ndarray
@@ -163,6 +166,7 @@ class _Assignment:
     scores: np.ndarray
     own_name: np.ndarray
     pairs: list[tuple[int, int]]
+    corners: tuple[int, ...]
 
     @classmethod
     def build(cls, cards: list[_Card], slots: list[str], seats: list[FalseReadSlots], below: float,
@@ -180,20 +184,18 @@ class _Assignment:
             own_cols += [np.where(inside, leave, 0.0)] * seat.count
         n = len(cards)
         own = np.array(own_cols, float).T.reshape(n, -1)
-        fold_cols = np.full((n, len({r for r, _ in pairs})), NEVER)
+        corners = tuple(sorted({r for r, _ in pairs}))
+        fold_cols = np.full((n, len(corners)), NEVER)
         cost = np.hstack([cost, np.array(false_cols, float).T.reshape(n, -1), fold_cols])
         own_name = np.array([CLASS_INDEX.get(c.card, -1) for c in cards])
-        return cls(cost, own, names, scores, own_name, list(pairs))
+        return cls(cost, own, names, scores, own_name, list(pairs), corners)
 
-    def solve(self, folded: Sequence[tuple[int, int]] = ()) -> np.ndarray:
-        """The column of each row with the corners of `folded` folded into their cards."""
-        return assign(self.with_folds(folded))
-
-    def total(self, folded: Sequence[tuple[int, int]]) -> float:
-        """The least total cost of an assignment with the corners of `folded` folded."""
+    def solve(self, folded: Sequence[tuple[int, int]]) -> tuple[float, np.ndarray]:
+        """The least total cost of an assignment with the corners of `folded` folded into their
+        cards, and the column of each row in it."""
         cost = self.with_folds(folded)
         cols = assign(cost)
-        return float(cost[np.arange(len(cols)), cols].sum())
+        return float(cost[np.arange(len(cols)), cols].sum()), cols
 
     def with_folds(self, folded: Sequence[tuple[int, int]]) -> np.ndarray:
         """The cost matrix with each (corner, card) of `folded` one card: the card's slots cost what
@@ -203,32 +205,32 @@ class _Assignment:
         over-full seat must give up)."""
         cost = self.cost.copy()
         n_slots, n_false = len(self.names), self.own.shape[1]
-        corners = sorted({r for r, _ in self.pairs})
         for r, c in folded:
             cost[c, :n_slots] -= np.log(np.maximum(self.scores[r, self.names], SCORE_FLOOR))
             cost[c, :n_slots][self.names != self.own_name[c]] += FOLD_RENAME
             cost[c, n_slots:] = NEVER
             cost[r, :n_slots] = NEVER
             cost[r, n_slots:n_slots + n_false] -= self.own[r]
-            cost[r, n_slots + n_false + corners.index(r)] = 0.0
+            cost[r, n_slots + n_false + self.corners.index(r)] = 0.0
         return cost
 
 
-def _fold_search(problem: _Assignment) -> list[tuple[int, int]]:
-    """The fold candidates to fold: greedily, the one that lowers the assignment's total most, while
-    any does; a corner folds into one card, a card takes one corner, and a folded card is no corner."""
+def _fold_search(problem: _Assignment) -> np.ndarray:
+    """The column of each row in the assignment of the folds kept: greedily, the fold candidate that
+    lowers the assignment's total most, while any does; a corner folds into one card, a card takes one
+    corner, and a folded card is no corner."""
     folded: list[tuple[int, int]] = []
-    best = problem.total(folded) if problem.pairs else 0.0
+    best, cols = problem.solve(folded)
     while True:
         used = {k for pair in folded for k in pair}
-        trials = [(problem.total([*folded, p]), p) for p in problem.pairs if not set(p) & used]
+        trials = [(*problem.solve([*folded, p]), p) for p in problem.pairs if not set(p) & used]
         if not trials:
-            return folded
-        total, pair = min(trials)
+            return cols
+        total, trial_cols, pair = min(trials, key=lambda t: (t[0], t[2]))
         if total >= best - 1e-9:
-            return folded
+            return cols
         folded.append(pair)
-        best = total
+        best, cols = total, trial_cols
 
 
 def _card_mass(c: _Card) -> float:
