@@ -122,7 +122,6 @@ def _false_read_slots(
     rename of every dot to a card no seat shows. Two seats' reads of one card stay to be renamed: one
     is mostly a misread of a card no seat shows, and leaving out the wrong one loses a card read
     right."""
-    one_deck = one_copy_each(deck)
     cap = deck_capacity(deck, extra_suit)
     counted = counts_known(deck, extra_suit)
     slots, seated = [], []
@@ -132,7 +131,7 @@ def _false_read_slots(
         ids = {id(c) for c in live}
         if len(ids) > SEAT_SIZE:
             slots.append(FalseReadSlots(ids, len(ids) - SEAT_SIZE, True, _overfull_rows(fr, cfg) & ids))
-        if one_deck and len(ids) < cfg.frame_min_cards:
+        if _loose(len(ids), deck, cfg):
             slots.append(FalseReadSlots(ids, len(ids)))
         elif counted:
             slots += _repeat_slots(live, Counter(c.card for c in live), cap, cfg)
@@ -141,21 +140,28 @@ def _false_read_slots(
     return slots + (_repeat_slots(stray, table, cap, cfg) if counted else [])
 
 
+def _loose(n_cards: int, deck: int, cfg: GeometryConfig) -> bool:
+    """Whether a seat of `n_cards` is a few loose cards, no hand: with one deck, fewer than
+    `frame_min_cards`. No card is missing from them, so a second read of a card there is that card
+    seen twice, left out (`_false_read_slots`), never renamed or folded."""
+    return one_copy_each(deck) and n_cards < cfg.frame_min_cards
+
+
 def _second_corner_folds(
     cards: list[_Card], frames: list[tuple[SeatFrame, list[int], np.ndarray]], deck: int, cfg: GeometryConfig,
     extra_suit: str | None,
 ) -> list[tuple[_Card, _Card]]:
-    """(corner, card): in each seat of a table whose counts are known (with one deck, each hand of
-    `frame_min_cards` or more: loose cards' second reads are left out, `_false_read_slots`), a read
-    lying where another card shows its second corner (`pairs.second_corner_reads`): the one-deck fix
-    may fold it into that card (`fix_with_deck`) instead of renaming either to a card no seat shows."""
+    """(corner, card): in each seat but loose cards (`_loose`) of a table whose counts are known, a
+    read lying where another card shows its second corner (`pairs.second_corner_reads`): the one-deck
+    fix may fold it into that card (`fix_with_deck`) instead of renaming either to a card no seat
+    shows."""
     if not counts_known(deck, extra_suit):
         return []
     offset = _corner_offset(cards, [(fr, g) for fr, g, _ in frames])
     offset = _pair_box_middle(cfg) if offset is None else offset
     folds = []
     for fr, g, _ in frames:
-        if sum(not cards[i].gone for i in g) >= cfg.frame_min_cards or not one_copy_each(deck):
+        if not _loose(sum(not cards[i].gone for i in g), deck, cfg):
             folds += [(cards[r], cards[c]) for r, c in second_corner_reads(cards, g, fr, offset, cfg)]
     return folds
 
