@@ -1,6 +1,6 @@
 """The decision sets: the rendered tables readers and geometry are chosen on, never in a reported figure.
 
-    python -m benchmarks.decide [--groups gm-paris,four-corners]
+    python -m benchmarks.decide [--groups gm-paris,four-corners] [--why]
 
 Nineteen sets of reveal photos (`benchmarks.holdout`'s tables): the decision design (KDE's
 `gm-paris`, `Split.DECIDE`: no model trains on it) at four seats and at five, phone-sized, and at four
@@ -11,9 +11,12 @@ here and reported there. The real photos' decision half is
 `python -m benchmarks.detector --synth 0 --real finetune`.
 
 Prints one line a set and each group's totals: seats exact, wrong seats flagged, exact seats carrying
-a problem that names them, and the edits a table needs (`benchmarks.corrections`). The reader's reads
-are kept beside the photos and reused (`benchmarks.reads_cache`): a first run renders and reads every
-photo (minutes a set on two cores), later ones run the geometry alone (seconds).
+a problem that names them, and the edits a table needs (`benchmarks.corrections`); then each group's
+wrong seats by what lost the cards they lack (`benchmarks.wrong_seats`), and with ``--why``, as each
+is found, what every wrong seat lacks and what lies on those cards' indices: which stage to work on.
+The reader's reads are kept beside the photos and reused (`benchmarks.reads_cache`): a first run
+renders and reads every photo (minutes a set on two cores), later ones run the geometry alone
+(seconds).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import os
 from dataclasses import dataclass
 
 from benchmarks.holdout import Deal, SeatScore, deal_for, render, score_folder
+from benchmarks.wrong_seats import WrongSeats
 from datasets.faces import first_use
 from datasets.synth.holdout import Split
 from vision.detector import get_detector
@@ -78,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--size", type=int, default=4032, help="long side of the photos of the sets that do "
                     "not set their own")
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    ap.add_argument("--why", action="store_true",
+                    help="for every wrong seat, what it lacks and what lies on those cards' indices")
     args = ap.parse_args(argv)
     wanted = [g for g in args.groups.split(",") if g]
     unknown = sorted(set(wanted) - set(groups))
@@ -86,14 +92,18 @@ def main(argv: list[str] | None = None) -> int:
     first_use(fetch=True)
     det = get_detector()
     scores: dict[str, list[SeatScore]] = {}
+    causes: dict[str, WrongSeats] = {}
     for d in (d for d in DECISION_SETS if d.group in wanted):
         deal = deal_for(d.split, Deal(d.seats, d.four_corners))
         folder = render(d.split, d.tables, d.seed, d.size or args.size, args.workers, deal=deal)
-        s = score_folder(folder, det, d.tables, d.name, reuse=True).seats
-        scores.setdefault(d.group, []).append(s)
-        print(f"{d.name}: {summary([s])}")
+        out = score_folder(folder, det, d.tables, d.name, explain=args.why, reuse=True)
+        scores.setdefault(d.group, []).append(out.seats)
+        causes.setdefault(d.group, WrongSeats()).merge(out.causes)
+        print(f"{d.name}: {summary([out.seats])}")
     for group, group_scores in scores.items():
         print(f"{group}: {summary(group_scores)}")
+    for group, wrong in causes.items():
+        print(f"{group}: {wrong.line()}")
     return 0
 
 

@@ -108,6 +108,13 @@ class WrongSeats:
             self.placement_alone += kinds == {"placed"}
             self.extra_alone += not kinds
 
+    def merge(self, other: WrongSeats) -> None:
+        """Count `other`'s seats too (a group of sets summed)."""
+        self.seats += other.seats
+        self.by_kind.update(other.by_kind)
+        self.placement_alone += other.placement_alone
+        self.extra_alone += other.extra_alone
+
     def line(self) -> str:
         parts = ", ".join(f"{k} {self.by_kind[k]}" for k in KINDS)
         return (f"wrong seats {self.seats}, by what lies on a card they lack (a seat under each kind it "

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from benchmarks.metrics import ReadOn
@@ -99,3 +101,12 @@ def test_wrong_seats_count_each_kind_once_a_seat_and_placement_alone():
     assert dict(w.by_kind) == {"misread": 1, "hidden": 1, "placed": 1}
     assert "misread 1, placed 1, renamed 0; placement alone 1, extra reads alone 1" in w.line()
 
+
+
+def test_a_groups_wrong_seats_sum_its_sets():
+    a = WrongSeats(seats=3, by_kind=Counter({"misread": 1, "placed": 2}), placement_alone=1, extra_alone=0)
+    b = WrongSeats(seats=2, by_kind=Counter({"placed": 1, "unsure": 1}), placement_alone=0, extra_alone=1)
+    a.merge(b)
+    assert (a.seats, dict(a.by_kind), a.placement_alone, a.extra_alone) == (
+        5, {"misread": 1, "placed": 3, "unsure": 1}, 1, 1)
+    assert (b.seats, dict(b.by_kind)) == (2, {"placed": 1, "unsure": 1})
