@@ -85,6 +85,12 @@ def test_a_corner_that_never_reads_as_its_card_is_not_folded():
     assert tr.problems
 
 
+def _layout_offset() -> np.ndarray:
+    """The layouts' own corner offset: index centre to index centre, in index heights."""
+    top, bottom = np.add(TL_INDEX[:2], TL_INDEX[2:]) / 2, np.add(BR_INDEX[:2], BR_INDEX[2:]) / 2
+    return (bottom - top) / (TL_INDEX[3] - TL_INDEX[1])
+
+
 def _frame_of(dets: list[Detection], seat_card: str):
     placed = best_placement(dets, None, None, 0, 0, index_scale(dets), GeometryConfig())
     fr, g, _ = next(f for f in placed.frames if any(placed.cards[j].card == seat_card for j in f[1]))
@@ -99,9 +105,7 @@ def test_second_corner_reads_finds_the_corner_and_nothing_else():
     i = _two_corner_card(scene, 0)
     own = scene["cards"][i]["card"]
     other = next(c["card"] for c in scene["cards"] if c["seat"] == 2)
-    # the layouts' own corner offset: index centre to index centre, in index heights
-    centre = lambda b: np.add(b[:2], b[2:]) / 2  # noqa: E731
-    offset = (centre(BR_INDEX) - centre(TL_INDEX)) / (TL_INDEX[3] - TL_INDEX[1])
+    offset = _layout_offset()
     # the middle row's index lying where the head's last card (Qs) would show its second corner,
     # under the middle row, is a candidate too: its scores decide (`fix_with_deck`)
     cases = [
@@ -130,13 +134,6 @@ def _mid_row_second_corner(row: str, pos: int) -> tuple[dict, list[Detection]]:
     return scene, [*dets, Detection(card, box, float(p[CLASS_INDEX[card]]), scores=p)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="second_corner_reads takes no corner that the next card of its row lies over "
-    "(`corners._covered`); without that test these read right, but a right read of another card "
-    "lying there then folds where the namer gives it a look-alike's score (the contested tests): "
-    "when both hold, this XPASSes and fails: remove the mark",
-)
 @pytest.mark.parametrize(("row", "pos"), [("head", 0), ("head", 1), ("middle", 1), ("middle", 3)])
 def test_a_second_corner_beside_the_next_card_names_its_card_in_its_row(row, pos):
     """Such a card is one card, named by both reads, in its top-left's row: not its second corner
@@ -147,3 +144,16 @@ def test_a_second_corner_beside_the_next_card_names_its_card_in_its_row(row, pos
     tr = read_table(dets, width=scene["width"], height=scene["height"])
     assert cards_right(scene, tr), tr.problems
     assert "row_length" not in {p.kind for p in tr.problems}, tr.problems
+
+
+def test_a_corner_the_next_card_lies_over_is_a_candidate_only_in_an_overfull_seat():
+    """The second corner of seat 0's second head card (5h), where the next head card lies over it: no
+    candidate in a seat of 13 or fewer (a read there is mostly another card's index), a candidate in
+    an over-full one (one of its reads is no card of its own)."""
+    scene, dets = _mid_row_second_corner("head", 1)
+    offset = _layout_offset()
+    cards, g, fr = _frame_of(dets, "5h")
+    for overfull, want in [(False, False), (True, True)]:
+        got = [(cards[r].card, cards[c].card) for r, c in second_corner_reads(
+            cards, g, fr, offset, GeometryConfig(), overfull)]
+        assert (("5h", "6h") in got) is want, got

@@ -107,14 +107,23 @@ def _split_impossible(cards: list[_Card], g: list[int], fr: SeatFrame, cfg: Geom
 
 def second_corner_reads(
     cards: list[_Card], g: list[int], fr: SeatFrame, offset: np.ndarray, cfg: GeometryConfig,
+    overfull: bool = False,
 ) -> list[tuple[int, int]]:
     """(r, c): a seat's single-corner reads r that lie where another single-corner card c shows its
     second corner (`offset` from c's index in the seat's frame, within `cfg.second_corner_reach` of
-    c's index heights, no card of c's row over that corner) under another name. Such a read is
-    mostly c's second corner misread (often half covered by the next row, and upside down to the
-    seat): the one-deck fix may fold it into c (`deck.fix_with_deck`) instead of renaming it to a
-    card no seat shows. A nearer row's index lying there is a candidate too; its own scores, which
-    give c's name next to nothing, keep it from folding."""
+    c's index heights) under another name. Such a read is mostly c's second corner misread (often
+    half covered by the next row, and upside down to the seat): the one-deck fix may fold it into c
+    (`deck.fix_with_deck`) instead of renaming it to a card no seat shows. A nearer row's index
+    lying there is a candidate too; its own scores, which give c's name next to nothing, keep it
+    from folding.
+
+    A corner that the next card of c's row lies over (`corners._covered`) shows only where the fan
+    leaves it in view beside that card (spread wide or tilted), and a read there is mostly the next
+    card's or the next row's index, a card of its own; it is a candidate only where the seat is
+    `overfull` (one copy of each card, more than 13 reads: one of them is no card of its own), so
+    that a misread top-left index whose second corner reads its card is one card in its own row,
+    not that corner alone a row too low.
+    """
     singles = [i for i in g
                if not cards[i].gone and len(cards[i].points) == 1 and fr.anchor(cards[i]) is not None]
     out = []
@@ -123,7 +132,7 @@ def second_corner_reads(
         size = cards[c].size
         corner = a + (offset[0] * fr.right + offset[1] * fr.down) * size
         others = [p for m, p in zip(fr.members, fr.anchors, strict=True) if m is not cards[c]]
-        if _covered(a, others, fr, size, cfg, reach=float(offset[0]) + 0.4):
+        if not overfull and _covered(a, others, fr, size, cfg, reach=float(offset[0]) + 0.4):
             continue
         for r in singles:
             if r != c and cards[r].card != cards[c].card and cards[r].scores is not None:

@@ -152,7 +152,8 @@ def _second_corner_folds(
     extra_suit: str | None,
 ) -> list[tuple[_Card, _Card]]:
     """(corner, card): in each seat but loose cards (`_loose`) of a table whose counts are known, a
-    read lying where another card shows its second corner (`pairs.second_corner_reads`): the one-deck
+    read lying where another card shows its second corner (`pairs.second_corner_reads`; beside the
+    next card of its row too where the seat, of a one-copy deck, holds a read too many): the one-deck
     fix may fold it into that card (`fix_with_deck`) instead of renaming either to a card no seat
     shows."""
     if not counts_known(deck, extra_suit):
@@ -161,8 +162,11 @@ def _second_corner_folds(
     offset = _pair_box_middle(cfg) if offset is None else offset
     folds = []
     for fr, g, _ in frames:
-        if not _loose(sum(not cards[i].gone for i in g), deck, cfg):
-            folds += [(cards[r], cards[c]) for r, c in second_corner_reads(cards, g, fr, offset, cfg)]
+        n = sum(not cards[i].gone for i in g)
+        if _loose(n, deck, cfg):
+            continue
+        overfull = n > SEAT_SIZE and one_copy_each(deck)
+        folds += [(cards[r], cards[c]) for r, c in second_corner_reads(cards, g, fr, offset, cfg, overfull)]
     return folds
 
 
