@@ -102,7 +102,6 @@ def test_wrong_seats_count_each_kind_once_a_seat_and_placement_alone():
     assert "misread 1, placed 1, renamed 0; placement alone 1, extra reads alone 1" in w.line()
 
 
-
 def test_a_groups_wrong_seats_sum_its_sets():
     a = WrongSeats(seats=3, by_kind=Counter({"misread": 1, "placed": 2}), placement_alone=1, extra_alone=0)
     b = WrongSeats(seats=2, by_kind=Counter({"placed": 1, "unsure": 1}), placement_alone=0, extra_alone=1)

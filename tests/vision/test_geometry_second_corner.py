@@ -24,6 +24,14 @@ def _two_corner_card(scene: dict, seat: int) -> int:
                 if c["seat"] == seat and all(ix["visible"] for ix in c["indices"]))
 
 
+def _scores(p: dict[str, float]) -> np.ndarray:
+    """A read's class scores: `p`'s cards as given, every other 0.002, normalised."""
+    out = np.full(len(CLASS_NAMES), 0.002, np.float32)
+    for name, v in p.items():
+        out[CLASS_INDEX[name]] = v
+    return out / out.sum()
+
+
 def _misread_corner(
     scene: dict, dets: list[Detection], i: int, as_card: str, p_true: float, corner: int = 1,
     p_read: float = 0.8,
@@ -31,10 +39,7 @@ def _misread_corner(
     """The detections with one corner of card i (1: its bottom-right, as a half-covered, upside-down
     index is read; 0: its top-left) read `p_read` as `as_card`, the true card given `p_true`."""
     box = tuple(float(v) for v in scene["cards"][i]["indices"][corner]["box"])
-    p = np.full(len(CLASS_NAMES), 0.002, np.float32)
-    p[CLASS_INDEX[as_card]] = p_read
-    p[CLASS_INDEX[scene["cards"][i]["card"]]] = p_true
-    p /= p.sum()
+    p = _scores({as_card: p_read, scene["cards"][i]["card"]: p_true})
     return [replace(d, card=as_card, confidence=float(p[CLASS_INDEX[as_card]]), scores=p) if d.box == box
             else d for d in dets]
 
@@ -127,9 +132,7 @@ def _mid_row_second_corner(row: str, pos: int) -> tuple[dict, list[Detection]]:
     k = [j for j, c in enumerate(scene["cards"]) if c["seat"] == 0 and c["row"] == row][pos]
     card = scene["cards"][k]["card"]
     dets = _misread_corner(scene, detections(scene, seed=1), k, "6h", 0.2, corner=0, p_read=0.6)
-    p = np.full(len(CLASS_NAMES), 0.002, np.float32)
-    p[CLASS_INDEX[card]], p[CLASS_INDEX["6h"]] = 0.9, 0.01
-    p /= p.sum()
+    p = _scores({card: 0.9, "6h": 0.01})
     box = tuple(float(v) for v in scene["cards"][k]["indices"][1]["box"])
     return scene, [*dets, Detection(card, box, float(p[CLASS_INDEX[card]]), scores=p)]
 
