@@ -31,6 +31,7 @@ from .pairs import second_corner_reads
 from .parts import SeatFrame, _Card
 from .place import best_placement
 from .problems import Seated, added_suit_hint, legibility_problems, table_problems
+from .recut import moved_problems, recut_whole_seats
 from .rows import _top_left
 from .seats import _seat_order
 from .unseen import place_unseen
@@ -78,6 +79,7 @@ def read_table(
     orphans = _attach_strays(cards, frames, [i for i in strays if id(cards[i]) not in false_ids], scale, cfg)
     centre = best.table_centre if best.table_centre is not None else np.zeros(2)
     order = _seat_order([f[2] for f in frames], centre)
+    moved = recut_whole_seats(cards, frames, false_ids)
     seat_reads, seat_of, read_of = _seat_reads(cards, frames, order, false_ids)
     left_out = _leave_out_false_reads(seat_reads, false, seat_of, read_of)
     gone = {id(c) for c, _ in left_out} | {id(cards[i]) for i in false_strays}
@@ -87,6 +89,7 @@ def read_table(
                  extra_suit)
     seated = Seated(cards, frames, order, seat_reads, seat_of, live, gone, deck, extra_suit)
     problems += table_problems(seated, seats, width, height, scale, left_out, changed, cfg)
+    problems += moved_problems(seat_reads, order, moved)
     orphan_reads = [cards[i].read() for i in orphans]
     problems += _outside_problems(orphan_reads, [cards[i].card for i in false_strays])
     # last, why a seat in doubt may be so: its indices are too small or blurred in this photo
