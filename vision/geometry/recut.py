@@ -27,12 +27,12 @@ from .score import count_error
 @dataclass(frozen=True)
 class Moved:
     """A card the count cut put in another row than the gap split had: in frame `frame` (an index
-    into the table's frames), the card `card`, from row `was` (None: the split found no such row) to
-    row `row`; `seen`: the seat's head, middle and tail counts as split."""
+    into the table's frames), the card `card`, from row `was` to row `row` (head, middle or tail);
+    `seen`: the seat's head, middle and tail counts as split."""
 
     frame: int
     card: str
-    was: str | None
+    was: str
     row: str
     seen: tuple[int, int, int]
 
@@ -57,8 +57,8 @@ def recut_whole_seats(
         fr.lines = [float(np.mean([fr.anchors[j] @ fr.down for j in row])) for row in fr.rows]
         head, middle, tail = (sum(name == n for j, name in was.items() if j in members) for n in ROW_SIZES)
         now = _row_names(fr.rows, list(sizes))
-        moved += [Moved(k, fr.members[j].card, was.get(j), now[j], (head, middle, tail))
-                  for j in sorted(members) if was.get(j) != now[j]]
+        moved += [Moved(k, fr.members[j].card, was[j], now[j], (head, middle, tail))
+                  for j in sorted(members) if was[j] != now[j]]
     return moved
 
 
@@ -95,8 +95,8 @@ def moved_problems(seat_reads: list[SeatRead], order: list[int], moved: list[Mov
     out: list[Problem] = []
     for m in moved:
         number = order.index(m.frame)
-        source = f" from the {m.was}" if m.was else ""
-        out.append(Problem("row_by_count", f"{seat_reads[number].name} {m.row}: {m.card} taken in{source} "
-                           f"to make the rows 3/5/5 (as laid they read {'/'.join(map(str, m.seen))}): "
-                           "check which card lies here", number, m.row, m.card))
+        laid = "/".join(map(str, m.seen))
+        out.append(Problem("row_by_count", f"{seat_reads[number].name} {m.row}: {m.card} taken in from the "
+                           f"{m.was} to make the rows 3/5/5 (as laid they read {laid}): check which card "
+                           "lies here", number, m.row, m.card))
     return out
