@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import copy
 
+import numpy as np
 import pytest
 
 from tests.vision.layouts import build_table, detections
 from tests.vision.table_checks import cards_right
+from vision.classes import CLASS_INDEX, CLASS_NAMES
 from vision.geometry import read_table
 from vision.geometry.recut import _cut
+from vision.types import Detection
 
 
 def _pushed(scene: dict, seat: int, row: str, position: int, by: float) -> tuple[dict, str]:
@@ -50,6 +53,26 @@ def test_a_card_pushed_toward_the_next_row_is_cut_back_into_its_row(by: float):
     assert [(p.seat, p.row, p.card) for p in moved] == [(0, "head", card)]
     assert "from the middle" in moved[0].message and "2/6/5" in moved[0].message
     assert {p.kind for p in tr.problems} <= {"row_by_count", "row_line"}
+
+
+def test_a_false_read_in_the_seat_leaves_before_the_count_cut():
+    """The pushed head card, and a read of a card seat 2 holds lying between two of seat 0's tail
+    cards: the seat reads 14. The one-deck fix leaves that read out as a false read, and the 13 left
+    are cut by count: every card in its row, the false read and the moved card flagged."""
+    scene, card = _pushed(build_table(4, seed=3, jitter=0.01), 0, "head", 2, 1.9)
+    other = next(c["card"] for c in scene["cards"] if c["seat"] == 2)
+    tail = [c for c in scene["cards"] if (c["seat"], c["row"]) == (0, "tail")]
+    between = tuple((a + b) / 2 for a, b in zip(tail[1]["indices"][0]["box"], tail[2]["indices"][0]["box"],
+                                                 strict=True))
+    scores = np.full(len(CLASS_NAMES), 0.002, np.float32)
+    scores[CLASS_INDEX[other]] = 0.7
+    scores /= scores.sum()
+    false = Detection(other, between, float(scores[CLASS_INDEX[other]]), scores=scores)
+    dets = [*detections(scene, seed=1), false]
+    tr = read_table(dets, width=scene["width"], height=scene["height"])
+    assert cards_right(scene, tr), tr.problems
+    assert [(p.kind, p.row, p.card) for p in tr.problems if p.kind in ("false_read", "row_by_count")] == [
+        ("false_read", "tail", other), ("row_by_count", "head", card)]
 
 
 def test_a_near_head_is_kept_near():
