@@ -3,8 +3,8 @@
 The stages, each in its own module: `corners` pairs corner indices into cards, `seats` cuts the
 cards into seats, `rows` reads each seat's frame and rows, `pairs` checks the corner pairs in each
 seat's frame (`place` runs those per seat count and corner reach tried), `fill` takes unsure reads
-where a row lacks a card, `deck` applies the one-deck constraints, and `problems` says what the read
-cannot vouch for.
+where a row lacks a card, `deck` applies the one-deck constraints, `recut` cuts a seat of 13 whose
+rows miscount by count, and `problems` says what the read cannot vouch for.
 """
 
 from __future__ import annotations
