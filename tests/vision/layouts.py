@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 from datasets.detections import scene_detections
 from vision.classes import CLASS_NAMES
@@ -193,3 +194,13 @@ def detections(
     out = [d for _, d in scene_detections(scene, rng, drop=drop, misread=misread, model=model)]
     order = rng.permutation(len(out))
     return [out[i] for i in order]
+
+
+def without_cards(scene: dict, picks: set[tuple[int, str, int]], *, seed: int = 0
+                  ) -> tuple[list[dict], list[Detection]]:
+    """The scene's cards at (seat, row, position) `picks`, and its detections (`detections`, `seed`)
+    without any index of theirs: cards under a chip or out of the photo."""
+    gone = [c for c in scene["cards"] if (c["seat"], c["row"], c["position"]) in picks]
+    boxes = [tuple(ix["box"]) for c in gone for ix in c["indices"]]
+    dets = [d for d in detections(scene, seed=seed) if not any(d.box == pytest.approx(b) for b in boxes)]
+    return gone, dets

@@ -9,7 +9,7 @@ import copy
 import numpy as np
 import pytest
 
-from tests.vision.layouts import build_table, detections
+from tests.vision.layouts import build_table, detections, without_cards
 from tests.vision.table_checks import cards_right
 from vision.classes import CLASS_INDEX, CLASS_NAMES
 from vision.geometry import read_table
@@ -27,15 +27,6 @@ def _pushed(scene: dict, seat: int, row: str, position: int, by: float) -> tuple
         step = by * (y2 - y1)
         ix["box"] = [x1, y1 + step, x2, y2 + step]
     return sc, card["card"]
-
-
-def _hidden(scene: dict, seat: int, row: str, position: int) -> dict:
-    """The scene with one card's indices out of view."""
-    sc = copy.deepcopy(scene)
-    card = next(c for c in sc["cards"] if (c["seat"], c["row"], c["position"]) == (seat, row, position))
-    for ix in card["indices"]:
-        ix["visible"] = False
-    return sc
 
 
 def _counts(seat) -> list[int]:
@@ -89,8 +80,8 @@ def test_a_seat_short_of_a_card_is_not_cut_by_count():
     """With a tail card hidden the seat reads 12: which row lacks the card is in doubt, so the rows
     stay as the photo splits them and their lengths are flagged."""
     scene, _ = _pushed(build_table(4, seed=3, jitter=0.01), 0, "head", 2, 1.9)
-    scene = _hidden(scene, 0, "tail", 2)
-    tr = read_table(detections(scene, seed=1), width=scene["width"], height=scene["height"])
+    _, dets = without_cards(scene, {(0, "tail", 2)}, seed=1)
+    tr = read_table(dets, width=scene["width"], height=scene["height"])
     assert _counts(tr.seats[0]) == [2, 6, 4]
     assert not [p for p in tr.problems if p.kind == "row_by_count"]
     assert {(p.kind, p.row) for p in tr.problems if p.seat == 0} >= {("row_length", "head"),

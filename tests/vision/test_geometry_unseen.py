@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.vision.layouts import build_table, detections
+from tests.vision.layouts import build_table, detections, without_cards
 from tests.vision.table_checks import got, read_seat, renamed, truth_as_read
 from vision.classes import CLASS_INDEX, SUIT_SIGNS
 from vision.geometry import read_table
@@ -28,26 +28,18 @@ def test_missing_card_on_full_five_seat_table_inferred_by_elimination(pick):
     """Five seats of a 65-card deck (52 and the spades again, as the reads show) hold every card: the
     one no seat shows, of the added suit or not, is inferred where its row lacks it."""
     scene = build_table(5, seed=12)
-    gone, dets = _hidden(scene, {pick})
+    gone, dets = without_cards(scene, {pick})
     tr = read_table(dets)
     assert got(tr) == truth_as_read(scene)
     assert [(p.kind, p.seat, p.row, p.card) for p in tr.problems] == [
         ("inferred", read_seat(pick[0], 5), pick[1], gone[0]["card"])]
 
 
-def _hidden(scene, picks):
-    """The scene's detections without any index of the cards at (seat, row, position) `picks`."""
-    gone = [c for c in scene["cards"] if (c["seat"], c["row"], c["position"]) in picks]
-    boxes = [tuple(ix["box"]) for c in gone for ix in c["indices"]]
-    dets = [d for d in detections(scene) if not any(d.box == pytest.approx(b) for b in boxes)]
-    return gone, dets
-
-
 def test_unseen_cards_of_one_row_on_a_full_table_are_inferred_there():
     """Two cards of one middle row hidden (a chip over them): the two cards no seat shows can only be
     that row's, so the seat reads exactly, each inferred card flagged."""
     scene = build_table(4, seed=10)
-    gone, dets = _hidden(scene, {(2, "middle", 1), (2, "middle", 3)})
+    gone, dets = without_cards(scene, {(2, "middle", 1), (2, "middle", 3)})
     tr = read_table(dets)
     assert got(tr) == truth_as_read(scene)
     assert sorted((p.kind, p.seat, p.row, p.card) for p in tr.problems) == sorted(
@@ -60,7 +52,7 @@ def test_unseen_cards_of_one_row_on_a_full_table_are_inferred_there():
 ])
 def test_unseen_cards_of_two_rows_are_not_guessed(picks):
     scene = build_table(4, seed=10)
-    gone, dets = _hidden(scene, picks)
+    gone, dets = without_cards(scene, picks)
     tr = read_table(dets)
     assert not any(p.kind == "inferred" for p in tr.problems)
     placed = {c.card for s in tr.seats for c in s.cards}
@@ -84,7 +76,7 @@ def test_a_faint_read_names_the_unseen_card_it_resembles_and_elimination_the_res
     read on one spot ranks an on-table card first, but of the two unseen cards it resembles one far
     more: that one goes there, the other to the row left short, both flagged."""
     scene = build_table(4, seed=10)
-    gone, dets = _hidden(scene, {(2, "middle", 1), (1, "tail", 3)})
+    gone, dets = without_cards(scene, {(2, "middle", 1), (1, "tail", 3)})
     here = next(c for c in gone if c["seat"] == 2)
     other = next(c for c in gone if c["seat"] == 1)
     on_table = next(c["card"] for c in scene["cards"] if c not in gone)
@@ -97,7 +89,7 @@ def test_a_faint_read_names_the_unseen_card_it_resembles_and_elimination_the_res
 
 def test_a_faint_read_that_resembles_no_unseen_card_more_than_others_places_nothing():
     scene = build_table(4, seed=10)
-    gone, dets = _hidden(scene, {(2, "middle", 1), (1, "tail", 3), (0, "head", 0)})
+    gone, dets = without_cards(scene, {(2, "middle", 1), (1, "tail", 3), (0, "head", 0)})
     faint = _faint_at(gone[0], {c["card"]: 0.01 for c in gone})
     tr = read_table(dets, faint=[faint])
     assert not any(p.kind == "inferred" for p in tr.problems)
@@ -212,7 +204,7 @@ def test_a_five_seat_table_with_a_seat_out_of_the_photo_is_read_whole_when_told_
     the spades read twice are the deck's second copies and every seat reads whole; told nothing, four
     seats play 52, and the repeats are flagged rather than taken on trust."""
     scene = build_table(5, seed=12)
-    gone, dets = _hidden(scene, {(3, r, p) for r, n in (("head", 3), ("middle", 5), ("tail", 5))
+    gone, dets = without_cards(scene, {(3, r, p) for r, n in (("head", 3), ("middle", 5), ("tail", 5))
                                  for p in range(n)})
     assert len(gone) == 13
     truth = sorted(sorted(c["card"] for c in scene["cards"] if c["seat"] == k) for k in (0, 1, 2, 4))
@@ -258,7 +250,7 @@ def test_a_read_in_no_seat_repeating_a_seated_card_is_no_card_and_leaves_the_uns
     read, so neither it nor the seat's own read of that card is renamed to the one card no seat
     shows, and that card is inferred where it lies hidden."""
     scene = build_table(4, seed=10)
-    gone, dets = _hidden(scene, {(2, "middle", 1)})
+    gone, dets = without_cards(scene, {(2, "middle", 1)})
     held = next(c["card"] for c in scene["cards"] if c["seat"] == 0 and c["row"] == "head")
     w, h = (dets[0].box[2] - dets[0].box[0]), (dets[0].box[3] - dets[0].box[1])
     scores = np.full(54, 0.001, np.float32)
@@ -277,7 +269,7 @@ def test_a_faint_read_names_a_card_no_read_shows_at_a_table_of_three():
     card, giving most of its scores over those cards to one of them, is taken as it (flagged). A
     faint read that ranks no card unread first places nothing."""
     scene = build_table(3, seed=10)
-    gone, dets = _hidden(scene, {(1, "middle", 2)})
+    gone, dets = without_cards(scene, {(1, "middle", 2)})
     assert not any(p.kind == "inferred" for p in read_table(dets).problems)
     on_table = next(c["card"] for c in scene["cards"] if c not in gone)
     faint = _faint_at(gone[0], {on_table: 0.5, gone[0]["card"]: 0.05})
@@ -296,7 +288,7 @@ def test_a_faint_read_names_a_joker_no_read_shows_at_a_table_dealt_from_the_54()
     scene = build_table(4, seed=10)
     spot = {(c["seat"], c["row"], c["position"]): k for k, c in enumerate(scene["cards"])}
     scene = renamed(renamed(scene, [spot[(0, "head", 0)]], "SJ"), [spot[(2, "middle", 1)]], "BJ")
-    gone, dets = _hidden(scene, {(2, "middle", 1)})
+    gone, dets = without_cards(scene, {(2, "middle", 1)})
     assert not any(p.kind == "inferred" for p in read_table(dets).problems)
     on_table = next(c["card"] for c in scene["cards"] if c not in gone)
     tr = read_table(dets, faint=[_faint_at(gone[0], {on_table: 0.5, "BJ": 0.05})])
@@ -329,7 +321,7 @@ def test_a_faint_read_names_a_card_no_read_shows_at_a_five_seat_table_with_a_sea
     the card it favours among those read fewer times than the deck holds them."""
     scene = build_table(5, seed=12)
     out = {(3, r, k) for r, n in (("head", 3), ("middle", 5), ("tail", 5)) for k in range(n)}
-    gone, dets = _hidden(scene, out | {(1, "middle", 2)})
+    gone, dets = without_cards(scene, out | {(1, "middle", 2)})
     hidden = next(c for c in gone if c["seat"] == 1)
     on_table = next(c["card"] for c in scene["cards"] if c not in gone)
     faint = _faint_at(hidden, {on_table: 0.5, hidden["card"]: 0.05})
