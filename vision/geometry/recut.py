@@ -19,9 +19,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..types import Problem, SeatRead
-from .config import ROW_SIZES, SEAT_SIZE, name_rows
+from .config import SEAT_SIZE, name_rows
 from .parts import SeatFrame, _Card
-from .score import count_error
+from .score import count_error, named_counts
 
 
 @dataclass(frozen=True)
@@ -54,10 +54,10 @@ def recut_whole_seats(
         rows = _count_cut(fr, sorted(members), sizes)
         _seat_the_rest(fr, rows, [j for row in fr.rows for j in row if j not in members])
         fr.rows = [sorted(row, key=lambda j: float(fr.anchors[j] @ fr.right)) for row in rows]
-        fr.lines = [float(np.mean([fr.anchors[j] @ fr.down for j in row])) for row in fr.rows]
-        head, middle, tail = (sum(name == n for j, name in was.items() if j in members) for n in ROW_SIZES)
+        fr.lines = [_line(fr, row) for row in fr.rows]
+        laid = named_counts(counts)
         now = _row_names(fr.rows, list(sizes))
-        moved += [Moved(k, fr.members[j].card, was[j], now[j], (head, middle, tail))
+        moved += [Moved(k, fr.members[j].card, was[j], now[j], (laid["head"], laid["middle"], laid["tail"]))
                   for j in sorted(members) if was[j] != now[j]]
     return moved
 
@@ -83,10 +83,15 @@ def _count_cut(fr: SeatFrame, members: list[int], sizes: tuple[int, int, int]) -
 def _seat_the_rest(fr: SeatFrame, rows: list[list[int]], rest: list[int]) -> None:
     """Put the members that are not live (false reads, folded corners) in the row whose line lies
     nearest their anchor across the seat: they leave after, but are read where they lie."""
-    lines = [float(np.mean([fr.anchors[j] @ fr.down for j in row])) for row in rows]
+    lines = [_line(fr, row) for row in rows]
     for j in rest:
         y = float(fr.anchors[j] @ fr.down)
         rows[min(range(len(rows)), key=lambda r: abs(lines[r] - y))].append(j)
+
+
+def _line(fr: SeatFrame, row: list[int]) -> float:
+    """A row's line: its members' mean anchor across the seat (along `fr.down`), as `rows` sets it."""
+    return float(np.mean([fr.anchors[j] @ fr.down for j in row]))
 
 
 def moved_problems(seat_reads: list[SeatRead], order: list[int], moved: list[Moved]) -> list[Problem]:

@@ -79,12 +79,19 @@ def score(h: Hypothesis, w: Weights = WEIGHTS) -> float:
             + w.undone * h.undone + w.turn * h.turn + w.rival * h.rival + w.excess * h.excess)
 
 
-def count_error(counts: list[int]) -> int:
-    """How far a seat's row counts (far to near) are from 3/5/5, and from 13 in all."""
+def named_counts(counts: list[int]) -> dict[str, int]:
+    """A seat's cards by row name (head, middle, tail), its rows (far to near) named by their counts
+    (`name_rows`)."""
     got = dict.fromkeys(ROW_SIZES, 0)
     for name, n in zip(name_rows(counts), counts, strict=True):
         got[name] += n
+    return got
+
+
+def count_error(counts: list[int]) -> int:
+    """How far a seat's row counts (far to near) are from 3/5/5, and from 13 in all."""
+    got = named_counts(counts)
     return sum(abs(got[r] - n) for r, n in ROW_SIZES.items()) + abs(sum(got.values()) - SEAT_SIZE)
 
 
-__all__ = ["WEIGHTS", "Hypothesis", "Weights", "count_error", "score"]
+__all__ = ["WEIGHTS", "Hypothesis", "Weights", "count_error", "named_counts", "score"]
