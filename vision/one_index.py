@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .types import Box
-
 DEDUPE_IOU = 0.3  # two reads this close after the second stage: one index read twice (any names)
 DEDUPE_CONTAINED = 0.5  # ... or this much of the smaller read's box inside the surer one's
 
@@ -17,21 +15,22 @@ DEDUPE_CONTAINED = 0.5  # ... or this much of the smaller read's box inside the 
 def overlaps(boxes: np.ndarray) -> np.ndarray:
     """N x N: two boxes the second stage's dedupe would call one index (IoU >= `DEDUPE_IOU`, or
     `DEDUPE_CONTAINED` of the smaller one inside the other); the diagonal is True."""
-    x1 = np.maximum(boxes[:, None, 0], boxes[None, :, 0])
-    y1 = np.maximum(boxes[:, None, 1], boxes[None, :, 1])
-    x2 = np.minimum(boxes[:, None, 2], boxes[None, :, 2])
-    y2 = np.minimum(boxes[:, None, 3], boxes[None, :, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    area = np.prod(np.clip(boxes[:, 2:] - boxes[:, :2], 0, None), axis=1)
-    union = area[:, None] + area[None, :] - inter
-    small = np.minimum(area[:, None], area[None, :])
-    return (inter >= DEDUPE_IOU * union) | (inter >= DEDUPE_CONTAINED * small) & (inter > 0)
+    return overlaps_between(boxes, boxes)
 
 
-def one_index(a: Box, b: Box) -> bool:
-    """Whether boxes `a` and `b` are one index by `overlaps`' rule.
+def overlaps_between(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """N x M: box `a[i]` and box `b[j]` are one index by `overlaps`' rule.
 
-    >>> one_index((0, 0, 10, 10), (6, 6, 8, 8)), one_index((0, 0, 10, 10), (6, 0, 16, 10))
-    (True, False)
+    >>> overlaps_between(np.array([[0, 0, 10, 10]]), np.array([[6, 6, 8, 8], [6, 0, 16, 10]]))
+    array([[ True, False]])
     """
-    return bool(overlaps(np.array([a, b], np.float64))[0, 1])
+    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
+    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
+    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
+    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    area_a = np.prod(np.clip(a[:, 2:] - a[:, :2], 0, None), axis=1)
+    area_b = np.prod(np.clip(b[:, 2:] - b[:, :2], 0, None), axis=1)
+    union = area_a[:, None] + area_b[None, :] - inter
+    small = np.minimum(area_a[:, None], area_b[None, :])
+    return (inter >= DEDUPE_IOU * union) | (inter >= DEDUPE_CONTAINED * small) & (inter > 0)

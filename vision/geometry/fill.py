@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..one_index import one_index
+from ..one_index import overlaps_between
 from ..types import Detection
 from .config import GeometryConfig
 from .corners import _single
@@ -96,11 +96,18 @@ def _taken(cards: list[_Card], name: str, d: Detection, cfg: GeometryConfig) -> 
 
 def _read_here(cards: list[_Card], d: Detection) -> bool:
     """Whether the index of read `d` is one read already: the boxes are one index by the detector's
-    dedupe rule (`one_index`: a box on its pip, half of it), or each holds the other's centre (a box
-    shifted half off it). One box holding the other's centre is not enough: in a tight fan the next
-    card's index can lie that close, each box half over the other."""
-    return any(one_index(d.box, b) or (_inside(d.center, b) and _inside(q, d.box))
-               for c in cards if not c.gone for q, b in zip(c.points, c.boxes, strict=True))
+    dedupe rule (`overlaps_between`: a box on its pip, half of it), or each holds the other's centre
+    (a box shifted half off it). One box holding the other's centre is not enough: in a tight fan the
+    next card's index can lie that close, each box half over the other."""
+    corners = [(q, b) for c in cards if not c.gone for q, b in zip(c.points, c.boxes, strict=True)]
+    if not corners:
+        return False
+    points = np.array([q for q, _ in corners], np.float64).reshape(-1, 2)
+    boxes = np.array([b for _, b in corners], np.float64).reshape(-1, 4)
+    box, centre = np.array([d.box], np.float64), np.asarray(d.center, np.float64)
+    holds_centre = (boxes[:, :2] <= centre).all(1) & (centre <= boxes[:, 2:]).all(1)
+    centre_held = (box[:, :2] <= points).all(1) & (points <= box[:, 2:]).all(1)
+    return bool((overlaps_between(box, boxes)[0] | holds_centre & centre_held).any())
 
 
 def _same_card_near(cards: list[_Card], name: str, p: np.ndarray, cfg: GeometryConfig) -> _Card | None:
@@ -110,10 +117,6 @@ def _same_card_near(cards: list[_Card], name: str, p: np.ndarray, cfg: GeometryC
                 float(np.linalg.norm(q - p)) / c.size <= cfg.pair_max for q in c.points):
             return c
     return None
-
-
-def _inside(p: np.ndarray | tuple[float, float], box: tuple[float, float, float, float]) -> bool:
-    return bool(box[0] <= p[0] <= box[2] and box[1] <= p[1] <= box[3])
 
 
 def row_hit(fr: SeatFrame, p: np.ndarray, cfg: GeometryConfig, unit: float | None = None
