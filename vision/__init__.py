@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from pathlib import Path
 
 from .classes import CLASS_NAMES, SUITS
@@ -23,10 +24,12 @@ from .detector import (
     get_detector,
 )
 from .geometry import GeometryConfig, read_table
+from .geometry.look_again import row_scan
 from .imageio import ImageReadError, ImageSource, open_photo, read_image
 from .jokers import at_table_without_jokers
 from .regions import RegionConfig
-from .types import Detection, Problem, ReadCard, SeatRead, TableRead
+from .second_look import look_again
+from .types import Box, Detection, Problem, ReadCard, SeatRead, TableRead
 
 __all__ = [
     "CLASS_NAMES",
@@ -89,9 +92,11 @@ def read(
         raise ValueError(f"extra_suit must be one of {', '.join(SUITS)}, not {extra_suit!r}")
     det = _detector(model)
     photo = open_photo(image, long_side=det.scale.long_side, detail=True)
-    table = table_of(det.read_indices(photo), photo.width, photo.height, conf=det.conf,
+    reads = det.read_indices(photo)
+    table = table_of(reads, photo.width, photo.height, conf=det.conf,
                      unsure_conf=det.unsure_conf, seats=seats, deck=deck, jokers=jokers,
-                     extra_suit=extra_suit, geometry=geometry)
+                     extra_suit=extra_suit, geometry=geometry,
+                     second_look=lambda boxes: look_again(det, photo, reads, boxes))
     if photo.grey:
         table.problems.insert(0, dataclasses.replace(GREY_PHOTO))
     return table
@@ -109,13 +114,24 @@ def table_of(
     jokers: int | None = None,
     extra_suit: str | None = None,
     geometry: GeometryConfig | None = None,
+    second_look: Callable[[list[Box]], list[Detection]] | None = None,
 ) -> TableRead:
     """`read`'s table from one photo's index reads (`Detector.read_indices`, made with the sure bar
     `conf` and the unsure floor `unsure_conf`) of a photo `width` x `height`: the benchmarks read kept
     reads through it, as the app reads a photo. At a table without jokers (`jokers` 0) no read is a
-    joker (`at_table_without_jokers`, by the same bars)."""
-    if jokers == 0:
-        reads = at_table_without_jokers(reads, conf, unsure_conf)
-    return read_table(reads.sure, seats=seats, deck=deck, width=width, height=height,
-                      cfg=geometry or GeometryConfig(), unsure=reads.unsure, faint=reads.faint,
-                      extra_suit=extra_suit)
+    joker (`at_table_without_jokers`, by the same bars). `second_look`: the namer's unsure reads of
+    boxes of the photo (`vision.second_look.look_again`); given, it is asked about the boxes along
+    every hand's short row (`row_scan`), where there are any, and the table read again with what it
+    finds there."""
+    cfg = geometry or GeometryConfig()
+
+    def placed(reads: IndexReads) -> TableRead:
+        if jokers == 0:
+            reads = at_table_without_jokers(reads, conf, unsure_conf)
+        return read_table(reads.sure, seats=seats, deck=deck, width=width, height=height, cfg=cfg,
+                          unsure=reads.unsure, faint=reads.faint, extra_suit=extra_suit)
+
+    table = placed(reads)
+    boxes = row_scan(table, cfg) if second_look is not None else []
+    more = second_look(boxes) if boxes else []
+    return placed(IndexReads(reads.sure, [*reads.unsure, *more], reads.faint)) if more else table

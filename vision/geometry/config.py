@@ -35,6 +35,10 @@ class GeometryConfig:
     # ... and only into a seat of at least this many cards: a hand laid out, short of a card or two (a
     # photo of a few loose cards has rows short everywhere, and its unsure reads are mostly not cards)
     fill_min_seat: int = 10
+    # where such a seat's row lacks a card, the namer looks again along the row's line (`look_again`):
+    # a box every this many index heights, from this many beyond each end of the row
+    scan_step: float = 0.33
+    scan_reach: float = 1.5
     # a lone corner stepped back by the corner offset may land this many times the row tolerance off
     # a row (perspective in a close-up) and still be tried there, kept only if the counts improve
     loose_step: float = 3.0

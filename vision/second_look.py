@@ -1,0 +1,38 @@
+"""The reader's second look: the namer reads again where the table as read says a card lies unread.
+
+A seat of a hand laid out that reads 10-12 cards has a row short of one; the line of that row's
+other indices says where it lies (`vision.geometry.look_again.row_scan`). The namer reads boxes
+along that line that no read lies on yet (the one-index rule, `vision.one_index`), and what it
+keeps there (`Detector.keep_reads`: not background, at least the unsure floor sure, one read an
+index) becomes an unsure read: the geometry takes it only where the row still lacks a card, and
+flags it (`vision.geometry.fill`). Only the crops are cut again: the photo is read once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .classes import CLASS_NAMES
+from .detector import Detector, IndexReads
+from .imageio import Photo
+from .one_index import overlaps_between
+from .proposer import to_photo, working_image
+from .types import Box, Detection
+
+
+def look_again(det: Detector, photo: Photo, reads: IndexReads, boxes: list[Box]) -> list[Detection]:
+    """The namer's reads of `boxes` (pixels of the photo) that lie on no index `reads` holds a sure
+    or unsure read of, as unsure reads, surest first."""
+    if not boxes:
+        return []
+    scan = np.array(boxes, np.float64).reshape(-1, 4)
+    held = np.array([d.box for d in (*reads.sure, *reads.unsure)], np.float64).reshape(-1, 4)
+    if len(held):
+        scan = scan[~overlaps_between(scan, held).any(axis=1)]
+    if not len(scan):
+        return []
+    work, total = working_image(photo, det.scale)
+    found = (scan * total).astype(np.float32)
+    kept, conf, scores, _ = det.keep_reads(found, det.name_proposals(work, found, photo.detail))
+    return [Detection(CLASS_NAMES[int(q.argmax())], tuple(float(v) for v in b), float(c), q)
+            for b, c, q in zip(to_photo(kept.astype(np.float64), total, photo), conf, scores, strict=True)]
