@@ -121,17 +121,19 @@ def table_of(
     reads through it, as the app reads a photo. At a table without jokers (`jokers` 0) no read is a
     joker (`at_table_without_jokers`, by the same bars). `second_look`: the namer's unsure reads of
     boxes of the photo (`vision.second_look.look_again`); given, it is asked about the boxes along
-    every hand's short row (`row_scan`), where there are any, and the table read again with what it
-    finds there."""
+    every hand's short row (`row_scan`), where there are any, and what it finds there is taken where
+    a row still lacks a card (`read_table`'s `looked`)."""
     cfg = geometry or GeometryConfig()
 
-    def placed(reads: IndexReads) -> TableRead:
-        if jokers == 0:
-            reads = at_table_without_jokers(reads, conf, unsure_conf)
-        return read_table(reads.sure, seats=seats, deck=deck, width=width, height=height, cfg=cfg,
-                          unsure=reads.unsure, faint=reads.faint, extra_suit=extra_suit)
+    def at_table(reads: IndexReads) -> IndexReads:
+        return at_table_without_jokers(reads, conf, unsure_conf) if jokers == 0 else reads
 
-    table = placed(reads)
+    def placed(looked: list[Detection]) -> TableRead:
+        told = at_table(reads)
+        return read_table(told.sure, seats=seats, deck=deck, width=width, height=height, cfg=cfg,
+                          unsure=told.unsure, faint=told.faint, extra_suit=extra_suit, looked=looked)
+
+    table = placed([])
     boxes = row_scan(table, cfg) if second_look is not None else []
-    more = second_look(boxes) if boxes else []
-    return placed(IndexReads(reads.sure, [*reads.unsure, *more], reads.faint)) if more else table
+    looked = at_table(IndexReads([], second_look(boxes))) if boxes else IndexReads([], [])
+    return placed([*looked.sure, *looked.unsure]) if looked.sure or looked.unsure else table

@@ -74,3 +74,20 @@ def test_a_whole_table_asks_nothing():
 
     table = vision.table_of(IndexReads(dets, []), scene["width"], scene["height"], second_look=second_look)
     assert sorted(len(s.cards) for s in table.seats) == [13, 13, 13, 13]
+
+
+def test_what_the_second_look_finds_off_a_short_row_is_never_placed():
+    """Six reads the second look gives back at the table's centre, off every row: the table reads as
+    without them, no card added and none left over (taken as reads of their own, five of them come
+    out cards outside every seat)."""
+    from vision.geometry import read_table
+
+    scene = build_table(4, seed=7)
+    _, dets = without_cards(scene, {(1, "middle", 2), (3, "tail", 1)})
+    cx, cy = scene["width"] / 2, scene["height"] / 2
+    spots = [(cx + dx, cy + dy) for dx in (-30.0, 0.0, 30.0) for dy in (-25.0, 25.0)]
+    looked = [Detection(name, (x - 5, y - 10, x + 5, y + 10), 0.5)
+              for (x, y), name in zip(spots, ["2c", "3c", "4c", "5c", "6c", "7c"], strict=True)]
+    plain, with_looked = read_table(dets), read_table(dets, looked=looked)
+    assert [s.rows() for s in with_looked.seats] == [s.rows() for s in plain.seats]
+    assert with_looked.orphans == plain.orphans

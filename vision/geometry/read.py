@@ -49,6 +49,7 @@ def read_table(
     unsure: list[Detection] | None = None,
     faint: list[Detection] | None = None,
     extra_suit: str | None = None,
+    looked: list[Detection] | None = None,
 ) -> TableRead:
     """Seats, rows and problems from detections. `seats` (1..5) if known; `deck` 52 or 65 (default:
     65 for five seats, else 52: `place._deck_for`). `extra_suit`: the 65-card deck's added suit where
@@ -56,14 +57,16 @@ def read_table(
     is the one the reads show twice (`deck.added_suit`). `unsure`: reads under the namer's operating
     threshold, taken only where a seat's rows lack a card (`fill`); `faint`: proposals the namer kept
     no read of, weighed with the unsure reads left only among the cards no seat of a full table
-    shows (`unseen`)."""
+    shows (`unseen`); `looked`: the reader's second look along rows that lacked a card
+    (`vision.second_look`), taken as the unsure reads are, but never into the placement: the seats
+    were cut without them, and stay so."""
     if extra_suit is not None:
         deck = FIVE_PLAYER_DECK
     scale = index_scale(dets)
     placed = best_placement(dets, seats, deck, width, height, scale, cfg, extra_suit=extra_suit)
     best = with_unsure_seats(placed, dets, unsure or [], seats, deck, width, height, scale, cfg, extra_suit)
     cards, frames, deck = best.cards, best.frames, best.deck
-    fill_from_unsure(cards, frames, unsure or [], cfg)
+    fill_from_unsure(cards, frames, [*(unsure or []), *(looked or [])], cfg)
     live = [c for c in cards if not c.gone]
     hint = None
     if extra_suit is None:  # untold: the suit the reads show twice, and what that may mean
