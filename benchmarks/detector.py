@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -41,10 +40,8 @@ from datasets.synth.holdout import Split
 from vision import table_of
 from vision.classes import CLASS_NAMES, JOKERS
 from vision.detector import DEFAULT_BOX_CONF, DEFAULT_CONF, DEFAULT_UNSURE_CONF, Detector, IndexReads
-from vision.imageio import open_photo
 from vision.regions import RegionConfig
-from vision.second_look import look_again
-from vision.types import Box, Detection
+from vision.second_look import looking_again
 
 #: A photo to measure: its file, its labelled (card, box) pairs, and the cards it shows that its labels
 #: leave out (reads of them count neither way)
@@ -76,7 +73,7 @@ def measure(detector: Detector, items: list[Item], label: str, conf: float) -> d
             # with the unsure reads, read as the app reads a photo: looked at again along a short row
             reads = IndexReads(sure, extra)
             t = table_of(reads, 0, 0, conf=conf, jokers=jokers,
-                         second_look=_looking_again(detector, image, reads) if extra else None)
+                         second_look=looking_again(detector, image, reads) if extra else None)
             tables[name].add([c.card for s in t.seats for c in s.cards] + [c.card for c in t.orphans],
                              [c for c, _ in truth], unlabelled)
     ms = (time.perf_counter() - t0) / max(1, len(items)) * 1000
@@ -89,16 +86,6 @@ def measure(detector: Detector, items: list[Item], label: str, conf: float) -> d
         f"{name}: cards {sc.line()}, false cards {sc.fp / n:.2f} a photo" for name, sc in tables.items()))
     return {"map50": boxes.map50(), "f1": cards.f1, "precision": cards.precision, "recall": cards.recall,
             "named_right": indices.right / max(1, indices.labelled)}
-
-
-def _looking_again(detector: Detector, image: Path, reads: IndexReads
-                   ) -> Callable[[list[Box]], list[Detection]]:
-    """The app's second look (`vision.second_look`) for one photo's reads, the photo opened only when
-    a hand's row lacks a card."""
-    def look(boxes: list[Box]) -> list[Detection]:
-        return look_again(detector, open_photo(image, long_side=detector.scale.long_side, detail=True),
-                          reads, boxes)
-    return look
 
 
 def real_items(split: str | None, checked: bool = True) -> list[Item]:

@@ -65,9 +65,9 @@ from datasets.synth.scene import generate
 from datasets.synth.writer import write_scene
 from vision.classes import CLASS_NAMES
 from vision.classifier import namer_paths
-from vision.detector import Detector, IndexReads, get_detector
+from vision.detector import Detector, get_detector
 from vision.geometry.problems import CLOSE_UP_KINDS
-from vision.second_look import look_again
+from vision.second_look import looking_again
 from vision.types import Box, Detection, SeatRead, TableRead
 
 REPO = Path(__file__).resolve().parent.parent
@@ -321,15 +321,9 @@ def score_folder(folder: Path, det: Detector, n: int, label: str,
         reads = cache.get(meta["image"], lambda image=image: det.read_indices(
             vision.open_photo(image, long_side=det.scale.long_side, detail=True)))
         dets = reads.sure
-
-        def second_look(boxes: list[Box], image: Path = image, reads: IndexReads = reads) -> list[Detection]:
-            """As `vision.read` looks again; the photo is opened only where a hand's row lacks a card."""
-            return look_again(det, vision.open_photo(image, long_side=det.scale.long_side, detail=True),
-                              reads, boxes)
-
         table = vision.table_of(reads, meta["width"], meta["height"], conf=det.conf,
                                 unsure_conf=det.unsure_conf, jokers=jokers_of(meta),
-                                extra_suit=added_suit_of(meta), second_look=second_look)
+                                extra_suit=added_suit_of(meta), second_look=looking_again(det, image, reads))
         out.seats.seconds.append(time.perf_counter() - t)
         before = len(out.seats.wrong)
         out.seats.add(meta, table)

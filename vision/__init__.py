@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from pathlib import Path
 
 from .classes import CLASS_NAMES, SUITS
@@ -28,8 +27,8 @@ from .geometry.look_again import row_scan
 from .imageio import ImageReadError, ImageSource, open_photo, read_image
 from .jokers import at_table_without_jokers
 from .regions import RegionConfig
-from .second_look import look_again
-from .types import Box, Detection, Problem, ReadCard, SeatRead, TableRead
+from .second_look import SecondLook, look_again
+from .types import Detection, Problem, ReadCard, SeatRead, TableRead
 
 __all__ = [
     "CLASS_NAMES",
@@ -114,7 +113,7 @@ def table_of(
     jokers: int | None = None,
     extra_suit: str | None = None,
     geometry: GeometryConfig | None = None,
-    second_look: Callable[[list[Box]], list[Detection]] | None = None,
+    second_look: SecondLook | None = None,
 ) -> TableRead:
     """`read`'s table from one photo's index reads (`Detector.read_indices`, made with the sure bar
     `conf` and the unsure floor `unsure_conf`) of a photo `width` x `height`: the benchmarks read kept
@@ -128,12 +127,13 @@ def table_of(
     def at_table(reads: IndexReads) -> IndexReads:
         return at_table_without_jokers(reads, conf, unsure_conf) if jokers == 0 else reads
 
+    told = at_table(reads)
+
     def placed(looked: list[Detection]) -> TableRead:
-        told = at_table(reads)
         return read_table(told.sure, seats=seats, deck=deck, width=width, height=height, cfg=cfg,
                           unsure=told.unsure, faint=told.faint, extra_suit=extra_suit, looked=looked)
 
     table = placed([])
     boxes = row_scan(table, cfg) if second_look is not None else []
-    looked = at_table(IndexReads([], second_look(boxes))) if boxes else IndexReads([], [])
-    return placed([*looked.sure, *looked.unsure]) if looked.sure or looked.unsure else table
+    found = at_table(IndexReads([], second_look(boxes))) if boxes else IndexReads([], [])
+    return placed([*found.sure, *found.unsure]) if found.sure or found.unsure else table

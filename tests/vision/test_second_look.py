@@ -3,6 +3,7 @@ table is read again with what it finds there (`vision.table_of(second_look=...)`
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -11,7 +12,7 @@ from tests.vision.layouts import build_table, without_cards
 from tests.vision.test_detector import detector, paint
 from vision.detector import IndexReads
 from vision.one_index import overlaps_between
-from vision.second_look import look_again
+from vision.second_look import look_again, looking_again
 from vision.types import Detection
 
 RED, BLUE, BLANK = (100, 100, 140, 140), (300, 100, 340, 140), (500, 100, 540, 140)
@@ -30,6 +31,14 @@ def test_the_namer_reads_the_boxes_no_read_lies_on():
     assert [d.card for d in found] == ["Ah"]
     np.testing.assert_allclose(found[0].box, RED, atol=1)
     assert found[0].scores is not None and found[0].scores.shape == (54,)
+
+
+def test_looking_again_at_a_photo_file_opens_it_as_the_reader_does(tmp_path):
+    """A benchmark's reads were kept from before: its second look opens the photo itself."""
+    path = tmp_path / "photo.png"
+    cv2.imwrite(str(path), paint(800, 600, [(100, 100, 40, "Ah"), (300, 100, 40, "As")]))
+    look = looking_again(detector(), path, IndexReads([Detection("As", BLUE, 0.95)], []))
+    assert [d.card for d in look([RED, BLUE, BLANK])] == ["Ah"]
 
 
 def test_boxes_on_reads_already_held_or_none_are_not_read():
