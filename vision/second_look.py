@@ -3,7 +3,7 @@
 A seat of a hand laid out that reads 10-12 cards has a row short of one; the line of that row's
 other indices says where it lies (`vision.geometry.look_again.row_scan`). The namer reads boxes
 along that line that no read lies on yet (the one-index rule, `vision.one_index`), and what it
-keeps there (`Detector.keep_reads`: not background, at least the unsure floor sure, one read an
+keeps there (`Detector.reclassify`: not background, at least the unsure floor sure, one read an
 index) becomes an unsure read: the geometry takes it only where the row still lacks a card, and
 flags it (`vision.geometry.fill`). Only the crops are cut again: the photo is read once.
 """
@@ -38,7 +38,7 @@ def look_again(det: Detector, photo: Photo, reads: IndexReads, boxes: list[Box])
         return []
     work, total = working_image(photo, det.scale)
     found = (scan * total).astype(np.float32)
-    kept, conf, scores, _ = det.keep_reads(found, det.name_proposals(work, found, photo.detail))
+    kept, conf, scores, _ = det.reclassify(work, found, photo.detail)
     return [Detection(CLASS_NAMES[int(q.argmax())], tuple(float(v) for v in b), float(c), q)
             for b, c, q in zip(to_photo(kept.astype(np.float64), total, photo), conf, scores, strict=True)]
 
