@@ -2,14 +2,17 @@
 scored in seconds instead of minutes (``python -m benchmarks.holdout --reuse-reads``).
 
 Reads are keyed by everything that makes them: the bytes of the proposer and namer files, the
-detector's settings, and the source of the reading code (`vision/*.py`; the geometry in
-`vision/geometry/` reads them and is left out). Change any of these and the reads are made afresh;
-nothing stale is reused. A detector built on sessions rather than files (a test's fake) has no key:
-its reads are never kept.
+detector's settings, and the source of the reading code: every `vision` module that
+`vision.detector` and `vision.imageio` (the photo's opening) import, followed import by import
+(`reading_sources`). What only reads the reads (the geometry, the second look, `vision/__init__.py`)
+is left out, so a change there is scored on the kept reads. Change any of these and the reads are
+made afresh; nothing stale is reused. A detector built on sessions rather than files (a test's fake)
+has no key: its reads are never kept.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import pickle
 from collections.abc import Callable
@@ -18,6 +21,41 @@ from pathlib import Path
 from vision.detector import Detector, IndexReads
 
 VISION = Path(__file__).resolve().parent.parent / "vision"
+#: the modules whose code makes a photo's reads: the detector, and how the photo is opened for it
+READING = ("detector", "imageio")
+
+
+def _imported(src: Path, root: Path) -> set[str]:
+    """The names of the `root` package's top-level modules that the module `src` imports."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(src.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        parts = (node.module or "").split(".")
+        if node.level == 1:
+            names.update([parts[0]] if parts[0] else [a.name for a in node.names])
+        elif node.level == 0 and parts[0] == root.name and len(parts) > 1:
+            names.add(parts[1])
+    return names
+
+
+def reading_sources(root: Path = VISION, start: tuple[str, ...] = READING) -> list[Path]:
+    """The source files of `root`'s top-level modules that `start` imports, directly or through one
+    another (relative or absolute imports), `start` included; sorted by name.
+
+    >>> [p.name for p in reading_sources()][:3]
+    ['classes.py', 'classifier.py', 'detector.py']
+    """
+    seen: set[str] = set()
+    todo = list(start)
+    while todo:
+        name = todo.pop()
+        src = root / f"{name}.py"
+        if name in seen or not src.is_file():
+            continue
+        seen.add(name)
+        todo.extend(_imported(src, root) - seen)
+    return sorted(root / f"{n}.py" for n in seen)
 
 
 def reads_key(det: Detector) -> str | None:
@@ -33,7 +71,7 @@ def reads_key(det: Detector) -> str | None:
                 det.proposer.regions, det.classifier.context, det.classifier.refine_contexts,
                 det.classifier.turns)
     h.update(repr(settings).encode())
-    for src in sorted(VISION.glob("*.py")):
+    for src in reading_sources():
         h.update(src.name.encode() + src.read_bytes())
     return h.hexdigest()[:12]
 

@@ -51,3 +51,28 @@ def test_a_detector_on_sessions_keeps_nothing(tmp_path: Path) -> None:
     det = Detector(session=Finder(), classifier=DATA / "tiny_cls.onnx")
     assert reads_key(det) is None
     assert ReadsCache.for_detector(tmp_path, det).path is None
+
+
+def test_the_reading_sources_follow_imports_from_the_detector(tmp_path: Path) -> None:
+    from benchmarks.reads_cache import reading_sources
+
+    pkg = tmp_path / "vision"
+    (pkg / "geometry").mkdir(parents=True)
+    files = {
+        "__init__.py": "from .geometry import read\nfrom .second import look\n",
+        "detector.py": "from .classifier import name\nfrom . import zoom\n",
+        "classifier.py": "import numpy\n\ndef name():\n    from vision.sessions import open_session\n",
+        "sessions.py": "",
+        "zoom.py": "from .proposer import nms\n",
+        "proposer.py": "from .imageio import open_photo\n",
+        "imageio.py": "",
+        "second.py": "from .detector import Detector\n",
+        "jokers.py": "from .classes import NAMES\n",
+        "classes.py": "",
+        "geometry/read.py": "",
+    }
+    for name, text in files.items():
+        (pkg / name).write_text(text)
+    assert [p.name for p in reading_sources(pkg)] == [
+        "classifier.py", "detector.py", "imageio.py", "proposer.py", "sessions.py", "zoom.py"]
+    assert [p.name for p in reading_sources(pkg, ("jokers",))] == ["classes.py", "jokers.py"]
