@@ -6,7 +6,7 @@ optionally the real photos' finetune half (`python -m datasets.real --export DIR
 Reading built sets instead of rendering again keeps this a one-minute job on two cores.
 
 Why it looks like this:
-- Every labelled box is cropped with `vision.classifier.crop_box`, the runtime's own function, after a
+- Every labelled box is cropped with `vision.crops.crop_box`, the runtime's own function, after a
   random jitter of +-15% shift and scale per side: the detector's boxes are never exact.
 - Class 54 ("bg") is random non-index boxes of index-like size, half of them near a labelled index
   (card faces, pips, the edge of the next card: where false boxes come from), never overlapping one.
@@ -39,7 +39,8 @@ from tqdm import tqdm
 
 from datasets.real import in_test_half
 from vision.classes import NUM_CLASSES
-from vision.classifier import CLASSIFIER_NAMES, CROP_SIZE, crop_box
+from vision.classifier import CLASSIFIER_NAMES
+from vision.crops import CROP_SIZE, crop_box
 
 BG = NUM_CLASSES  # class id of "not an index"
 JITTER = 0.15

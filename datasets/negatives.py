@@ -39,7 +39,7 @@ from tqdm import tqdm
 
 from datasets.crops import BG, _overlaps, read_yolo, refuse_test_half
 from datasets.synth.scene import generate, rng_for
-from vision.classifier import CROP_SIZE, crop_box
+from vision.crops import CROP_SIZE, crop_box
 
 KINDS = ("face", "half", "back", "object", "cloth")
 SCENE_KINDS = ("table", "seat", "pile")

@@ -44,7 +44,7 @@ from tqdm import tqdm
 from datasets.boxes import iou_matrix  # the benchmark's IoU: "IoU >= 0.5" means the same in both
 from datasets.crops import BG, _overlaps, held_out, read_yolo, refuse_test_half
 from datasets.real import REAL_ROOT
-from vision.classifier import CROP_SIZE, crop_box
+from vision.crops import CROP_SIZE, crop_box
 from vision.detector import Detector
 from vision.imageio import open_photo
 from vision.proposer import DEFAULT_BOX_CONF, Proposer, to_photo, working_image

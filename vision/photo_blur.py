@@ -5,7 +5,7 @@ few hundredths of an index's height, while a phone photo of a whole table blurs 
 indices by 0.06-0.12 of their height (a slightly defocused or shaken shot); there the namer named
 about one index in four wrong. So a share of each batch is blurred as such a photo blurs it: a
 Gaussian (defocus) or a short line at any angle (shake), its extent drawn as a share of the index's
-height in the crop (`vision.classifier.crop_box` cuts 1 + 2 * CONTEXT box heights, so an index
+height in the crop (`vision.crops.crop_box` cuts 1 + 2 * CONTEXT box heights, so an index
 fills `INDEX_SHARE` of the crop's side).
 """
 
@@ -16,7 +16,7 @@ import math
 import torch
 import torch.nn.functional as F
 
-from vision.classifier import CONTEXT
+from vision.crops import CONTEXT
 
 INDEX_SHARE = 1 / (1 + 2 * CONTEXT)  # of a crop's side, the index's longer side
 RATIO_RANGE = (0.02, 0.13)  # blur over index height: the spread of a phone photo's far seats

@@ -44,7 +44,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from vision.classifier import crops_to_blob
+from vision.crops import crops_to_blob
 from vision.holdout import in_test_half
 from vision.int8 import SIGNED_FROM, STORED_UINT8, signed_copy_path
 from vision.proposer import tile_blob

@@ -8,7 +8,7 @@ photograph again, closer and steadier, than to correct card by card. The geometr
 The measure is an edge's: a step of contrast C blurred by a Gaussian of sigma s is steepest at
 C / (s sqrt(2 pi)), so s follows from an index crop's contrast and its steepest slopes. The slope is
 taken along four directions and the most blurred one kept, because a shake smears edges across its
-direction only. Crops are the namer's (`vision.classifier.crop_box`), in which the index's longer
+direction only. Crops are the namer's (`vision.crops.crop_box`), in which the index's longer
 side is `CROP_SIZE / (1 + 2 CONTEXT)` pixels whatever its size in the photo, so s over that is the
 blur over the index height, the ratio `benchmarks.holdout.blur_over_index` takes from a rendered
 scene's truth.
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from .classifier import CONTEXT, CROP_SIZE, crop_box
+from .crops import CONTEXT, CROP_SIZE, crop_box
 
 #: Directions (radians) the slope is measured along: a shake's smear shows along one of them.
 ANGLES = np.radians([0.0, 45.0, 90.0, 135.0])

@@ -46,7 +46,8 @@ import torch.nn.functional as F
 from torch import nn
 from tqdm import tqdm
 
-from vision.classifier import CLASSIFIER_NAMES, CROP_SIZE
+from vision.classifier import CLASSIFIER_NAMES
+from vision.crops import CROP_SIZE
 from vision.index_nets import IndexNet, YoloIndexNet, export_onnx, load_checkpoint
 from vision.photo_blur import photo_blur
 

@@ -9,7 +9,7 @@ import pytest
 from datasets.crops import _overlaps
 from datasets.negatives import KINDS, crops_of_scene, half_boxes, negative_boxes
 from tests.datasets.conftest import procedural
-from vision.classifier import CROP_SIZE
+from vision.crops import CROP_SIZE
 
 
 @pytest.mark.parametrize(

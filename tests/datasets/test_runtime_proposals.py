@@ -10,7 +10,8 @@ from datasets.crops import BG
 from datasets.proposals import mine_scenes, runtime_proposals
 from datasets.synth.writer import write_scene
 from tests.datasets.conftest import procedural
-from vision.classifier import DEFAULT_NAMERS, crops_to_blob
+from vision.classifier import DEFAULT_NAMERS
+from vision.crops import crops_to_blob
 from vision.detector import get_detector
 from vision.imageio import open_photo
 

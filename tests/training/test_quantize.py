@@ -41,7 +41,8 @@ def test_classifier_quantises_and_still_reads(tmp_path):
 
     import numpy as np
 
-    from vision.classifier import IndexClassifier, crops_to_blob
+    from vision.classifier import IndexClassifier
+    from vision.crops import crops_to_blob
     from vision.quantize import quantize_classifier
 
     tiny = Path(__file__).parent.parent / "data" / "vision" / "tiny_cls.onnx"

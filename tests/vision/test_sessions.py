@@ -13,7 +13,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.classifier import DEFAULT_NAMERS, crop_box, crops_to_blob
+from vision.classifier import DEFAULT_NAMERS
+from vision.crops import crop_box, crops_to_blob
 from vision.detector import DEFAULT_MODEL
 from vision.int8 import SIGNED_FROM, has_vnni, signed_copy_path
 from vision.sessions import _session, file_sha1, open_session, weights_for_cpu

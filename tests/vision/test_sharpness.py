@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.classifier import CONTEXT, CROP_SIZE
+from vision.crops import CONTEXT, CROP_SIZE
 from vision.sharpness import INDEX_SIDE, crop_blur, index_blur
 
 
