@@ -28,24 +28,29 @@ SecondLook = Callable[[list[Box]], list[Detection]]
 def look_again(det: Detector, photo: Photo, reads: IndexReads, boxes: list[Box]) -> list[Detection]:
     """The namer's reads of `boxes` (pixels of the photo) that lie on no index `reads` holds a sure
     or unsure read of, as unsure reads, surest first."""
-    if not boxes:
-        return []
-    scan = np.array(boxes, np.float64).reshape(-1, 4)
-    held = np.array([d.box for d in (*reads.sure, *reads.unsure)], np.float64).reshape(-1, 4)
-    if len(held):
-        scan = scan[~overlaps_between(scan, held).any(axis=1)]
-    if not len(scan):
-        return []
-    work, total = working_image(photo, det.scale)
-    found = (scan * total).astype(np.float32)
-    kept, conf, scores, _ = det.reclassify(work, found, photo.detail)
-    return [Detection(CLASS_NAMES[int(q.argmax())], tuple(float(v) for v in b), float(c), q)
-            for b, c, q in zip(to_photo(kept.astype(np.float64), total, photo), conf, scores, strict=True)]
+    return _named(det, photo, scan) if len(scan := _unheld(reads, boxes)) else []
 
 
 def looking_again(det: Detector, image: ImageSource, reads: IndexReads) -> SecondLook:
     """`look_again` at the photo `image` that `reads` were read from, as `vision.table_of` asks it;
-    the photo is opened only when there are boxes to look at (a benchmark's reads kept from before)."""
+    the photo is opened only when a box lies on no read (a benchmark's reads kept from before)."""
     def look(boxes: list[Box]) -> list[Detection]:
-        return look_again(det, open_photo(image, long_side=det.scale.long_side, detail=True), reads, boxes)
+        if not len(scan := _unheld(reads, boxes)):
+            return []
+        return _named(det, open_photo(image, long_side=det.scale.long_side, detail=True), scan)
     return look
+
+
+def _unheld(reads: IndexReads, boxes: list[Box]) -> np.ndarray:
+    """`boxes` (N x 4) less those on an index that `reads` hold a sure or unsure read of."""
+    scan = np.array(boxes, np.float64).reshape(-1, 4)
+    held = np.array([d.box for d in (*reads.sure, *reads.unsure)], np.float64).reshape(-1, 4)
+    return scan[~overlaps_between(scan, held).any(axis=1)] if len(held) and len(scan) else scan
+
+
+def _named(det: Detector, photo: Photo, scan: np.ndarray) -> list[Detection]:
+    """What the detector's namer keeps of the photo-pixel boxes `scan` (`Detector.reclassify`)."""
+    work, total = working_image(photo, det.scale)
+    kept, conf, scores, _ = det.reclassify(work, (scan * total).astype(np.float32), photo.detail)
+    return [Detection(CLASS_NAMES[int(q.argmax())], tuple(float(v) for v in b), float(c), q)
+            for b, c, q in zip(to_photo(kept.astype(np.float64), total, photo), conf, scores, strict=True)]

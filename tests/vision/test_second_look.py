@@ -41,6 +41,15 @@ def test_looking_again_at_a_photo_file_opens_it_as_the_reader_does(tmp_path):
     assert [d.card for d in look([RED, BLUE, BLANK])] == ["Ah"]
 
 
+def test_looking_again_opens_no_photo_when_every_box_is_read(tmp_path):
+    """Every box lies on a read: there is nothing to name, and the photo (here a file that is not
+    there) is never opened."""
+    look = looking_again(detector(), tmp_path / "gone.png", IndexReads([Detection("As", BLUE, 0.95)], []))
+    assert look([BLUE]) == [] and look([]) == []
+    with pytest.raises(vision.ImageReadError):
+        look([RED])
+
+
 def test_boxes_on_reads_already_held_or_none_are_not_read():
     held = IndexReads([], [Detection("Ah", RED, 0.4)])
     assert look_again(detector(), _photo(), held, [RED]) == []
