@@ -70,6 +70,7 @@ class SeatFrame:
     lines: list[float] = field(default_factory=list)  # each row's mean `down` projection
     scale: float = 0.0  # the seat's median index height
     side_known: bool = True  # False: a seat alone whose corners did not tell which side its player is
+    two_ways: bool = False  # another row direction also reads the seat 3/5/5, its rows holding other cards
     members: list[_Card] = field(default_factory=list)  # the cards it was read from; rows index them
     anchors: list[np.ndarray] = field(default_factory=list)  # one per member
 

@@ -81,7 +81,8 @@ def _count_problems(t: Seated, seats: int | None) -> list[Problem]:
 
 
 def _orientation_problems(t: Seated, width: int, height: int, scale: float) -> list[Problem]:
-    """A seat alone, cut by the photo's edge, whose side its corners did not decide."""
+    """A seat alone, cut by the photo's edge, whose side its corners did not decide; a seat whose cards
+    read 3/5/5 along two row directions (`SeatFrame.two_ways`): nothing in the counts tells which."""
     out: list[Problem] = []
     for number, fi in enumerate(t.order):
         fr, g, _ = t.frames[fi]
@@ -90,6 +91,10 @@ def _orientation_problems(t: Seated, width: int, height: int, scale: float) -> l
             out.append(Problem("orientation", f"{t.seat_reads[number].name}: the photo cuts the seat off "
                                "and its corners do not show which side the player sits: rows may "
                                "be swapped", number))
+        if fr.two_ways:
+            out.append(Problem("two_ways", f"{t.seat_reads[number].name}: its cards line up in rows of "
+                               "3/5/5 along two directions, holding other cards: check which row each "
+                               "card is in", number))
     return out
 
 

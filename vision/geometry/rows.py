@@ -11,7 +11,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .anchors import _virtual_anchors
-from .config import SEAT_SIZE, GeometryConfig
+from .config import SEAT_SIZE, GeometryConfig, name_rows
 from .corners import _pair_possible
 from .parts import SeatFrame, _Card
 from .score import Hypothesis, count_error, score
@@ -131,7 +131,20 @@ def fit_rows(
         tried.append((score(replace(_misfit(cards, fr, cfg), rival=rank > 0)), fr))
         if tried[0][0] == 0:  # nothing scores lower
             break
-    return min(tried, key=lambda t: t[0])[1]
+    best = min(tried, key=lambda t: t[0])[1]
+    # A loose grid can read 3/5/5 along a rival too, with no impossible corner and other cards in its
+    # rows: the profile's rank then chose, and nothing in the counts can vouch for it (`two_ways`).
+    if tried[0][0] == 0:
+        best.two_ways = any(_misfit(cards, fr, cfg) == Hypothesis() and _named_rows(fr) != _named_rows(best)
+                            for fr in (_fit_along(cards, math.radians(a), scale, toward, cfg, offset)
+                                       for a in angles[1:]))
+    return best
+
+
+def _named_rows(fr: SeatFrame) -> dict[str, frozenset[int]]:
+    """Which cards (by id) a frame puts in each row, by the rows' names."""
+    names = name_rows([len(r) for r in fr.rows])
+    return {name: frozenset(id(fr.members[j]) for j in row) for name, row in zip(names, fr.rows, strict=True)}
 
 
 def _misfit(cards: list[_Card], fr: SeatFrame, cfg: GeometryConfig) -> Hypothesis:
