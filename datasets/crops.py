@@ -20,9 +20,6 @@ Why it looks like this:
 - `--dark P`: a share P of the source images is re-coloured as a dark deck (`recolour_dark`): paper
   near black, black ink silver, red ink gold. A third of run 6's misreads on the real photos' phone
   shots were one black-and-gold novelty deck; no rendered deck design is dark.
-- `--crowd P`: a share P of the labelled indices is cropped with other indices of its image pasted
-  beside it (`datasets.crowding`), as a tightly fanned row shows them: in the real finetune half the
-  namer named 99.8% of lone indices right but 93% of those with a neighbour's centre inside their crop.
 
 Output: DIR/train.npz and DIR/val.npz (``x`` N x S x S x 3 uint8 BGR, ``y`` int64, ``src`` 0 synth /
 1 real) and DIR/info.json.
@@ -40,7 +37,6 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from datasets.crowding import crowd
 from datasets.real import in_test_half
 from vision.classes import NUM_CLASSES
 from vision.classifier import CLASSIFIER_NAMES
@@ -153,10 +149,9 @@ def recolour_dark(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def crops_of_image(
     img_path: Path, labels: np.ndarray, rng: np.random.Generator, bg_share: float, size: int,
-    stretch: float = 0.0, dark: float = 0.0, crowded: float = 0.0,
+    stretch: float = 0.0, dark: float = 0.0,
 ) -> tuple[list[np.ndarray], list[int]]:
-    """Jittered crops of every labelled index of one image (a share `crowded` of them crowded by
-    other indices pasted beside it), plus background crops."""
+    """Jittered crops of every labelled index of one image, plus background crops."""
     img = cv2.imread(str(img_path))
     if img is None:
         return [], []
@@ -172,9 +167,8 @@ def crops_of_image(
     cx, cy, bw, bh = labels[:, 1] * W, labels[:, 2] * H, labels[:, 3] * W, labels[:, 4] * H
     boxes = np.column_stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2])
     xs, ys = [], []
-    for i, (c, b) in enumerate(zip(cls, boxes, strict=True)):
-        src = crowd(img, i, boxes, rng) if crowded > 0 and rng.random() < crowded else img
-        xs.append(crop_box(src, jitter(b, rng), size))
+    for c, b in zip(cls, boxes, strict=True):
+        xs.append(crop_box(img, jitter(b, rng), size))
         ys.append(int(c))
     n_bg = int(rng.poisson(bg_share / (1 - bg_share) * max(len(boxes), 3)))
     for b in background_boxes(boxes, W, H, n_bg, rng):
@@ -185,7 +179,7 @@ def crops_of_image(
 
 def collect(
     items: list[tuple[Path, np.ndarray]], n: int, rng: np.random.Generator, bg_share: float, size: int,
-    desc: str, stretch: float = 0.0, dark: float = 0.0, crowded: float = 0.0,
+    desc: str, stretch: float = 0.0, dark: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """`n` crops from passes over `items` in random order (each pass with fresh jitter)."""
     xs: list[np.ndarray] = []
@@ -193,7 +187,7 @@ def collect(
     bar = tqdm(total=n, desc=desc, unit="crop", leave=False)
     while len(xs) < n and items:
         for i in rng.permutation(len(items)):
-            a, b = crops_of_image(*items[i], rng, bg_share, size, stretch, dark, crowded)
+            a, b = crops_of_image(*items[i], rng, bg_share, size, stretch, dark)
             xs += a
             ys += b
             bar.update(len(a))
@@ -207,7 +201,7 @@ def collect(
 def build(
     out: Path, n_train: int, n_val: int, seed: int, synth: Path, real: Path | None = None,
     real_share: float = 0.25, real_val_share: float = 0.15, bg_share: float = 0.12, size: int = CROP_SIZE,
-    stretch: float = 0.0, dark: float = 0.0, crowded: float = 0.0,
+    stretch: float = 0.0, dark: float = 0.0,
 ) -> dict:
     rng = np.random.default_rng([seed, 55])
     s_train, s_val = read_yolo(synth / "train"), read_yolo(synth / "val")
@@ -226,14 +220,14 @@ def build(
     }
     out.mkdir(parents=True, exist_ok=True)
     info: dict = {"seed": seed, "size": size, "names": list(CLASSIFIER_NAMES), "synth": str(synth),
-                  "real": str(real) if real else None, "stretch": stretch, "dark": dark, "crowd": crowded}
+                  "real": str(real) if real else None, "stretch": stretch, "dark": dark}
     for split, sources in parts.items():
         xs, ys, srcs = [], [], []
         for items, n, src in sources:
             if n <= 0:
                 continue
             x, y = collect(items, n, rng, bg_share, size, f"{split}/{'real' if src else 'synth'}",
-                           *((stretch, dark, crowded) if split == "train" else (0.0, 0.0, 0.0)))
+                           *((stretch, dark) if split == "train" else (0.0, 0.0)))
             xs.append(x)
             ys.append(y)
             srcs.append(np.full(len(y), src, np.int8))
@@ -260,13 +254,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="share of training source images squeezed along one axis first (0..1)")
     ap.add_argument("--dark", type=float, default=0.0,
                     help="share of training source images re-coloured as a dark deck (0..1)")
-    ap.add_argument("--crowd", type=float, default=0.0,
-                    help="share of training indices cropped with other indices pasted beside them (0..1)")
     args = ap.parse_args(argv)
     t = time.time()
     info = build(args.out, args.train, args.val, args.seed, args.synth, args.real, args.real_share,
                  bg_share=args.bg_share, size=args.size, stretch=args.stretch,
-                 dark=args.dark, crowded=args.crowd)
+                 dark=args.dark)
     print(json.dumps({k: info[k] for k in ("train", "val")}), f"in {time.time() - t:.0f}s -> {args.out}")
     return 0
 
