@@ -3,6 +3,32 @@
 from __future__ import annotations
 
 import copy
+import json
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+import vision
+from vision.detector import IndexReads
+from vision.types import Detection
+
+PINNED = Path(__file__).parent.parent / "data" / "vision"
+
+
+def pinned(name: str):
+    """One rendered photo pinned as its reads (`tests/data/vision/NAME`: the sure and unsure reads and
+    the true rows): its true rows ({seat: {row: Counter}}, `benchmarks.pipeline.truth_of`'s form) and
+    its `TableRead`, read as the app reads."""
+    fx = json.loads((PINNED / name).read_text())
+
+    def dets(rows):
+        return [Detection(r["card"], tuple(r["box"]), r["confidence"], np.array(r["scores"], np.float32))
+                for r in rows]
+
+    table = vision.table_of(IndexReads(dets(fx["sure"]), dets(fx["unsure"])), fx["width"], fx["height"])
+    truth = {int(t): {r: Counter(cards) for r, cards in rows.items()} for t, rows in fx["truth"].items()}
+    return truth, table
 
 
 def truth(scene):

@@ -4,20 +4,11 @@ more than 13 and gave up its own cards as false reads."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
-import numpy as np
 import pytest
 
-import vision
 from tests.vision.layouts import build_table, detections
-from tests.vision.table_checks import seat_held
-from vision.detector import IndexReads
+from tests.vision.table_checks import pinned, seat_held
 from vision.geometry import read_table
-from vision.types import Detection
-
-FIXTURE = Path(__file__).parent.parent / "data" / "vision" / "reads_decide7171_000006.json"
 
 
 def _hidden(scene: dict, seat: int, shown: int) -> tuple[list, list[str]]:
@@ -50,14 +41,8 @@ def test_a_side_seat_far_from_the_rest_is_a_seat_not_strays():
     foreshortened, five of its cards unread, lies beyond `GeometryConfig.stray_link` of every other, so
     a cut of three seats leaves its eight sure reads in no seat. Eight sure reads the table cannot
     place are less likely than a seat hiding five cards: they are read as a seat, each in its row."""
-    fx = json.loads(FIXTURE.read_text())
-
-    def dets(rows: list[dict]) -> list[Detection]:
-        return [Detection(r["card"], tuple(r["box"]), r["confidence"], np.array(r["scores"], np.float32))
-                for r in rows]
-
-    table = vision.table_of(IndexReads(dets(fx["sure"]), dets(fx["unsure"])), fx["width"], fx["height"])
-    side = fx["truth"]["1"]
+    truth, table = pinned("reads_decide7171_000006.json")
+    side = truth[1]
     own = next(s for s in table.seats if "Jc" in {c.card for c in s.cards})
     assert len(table.seats) == 4 and not table.orphans
     read = {r: {c.card for c in getattr(own, r)} for r in ("head", "middle", "tail")}

@@ -7,32 +7,10 @@ cards, was cut into the seat above it, whose own cards shifted rows so that it r
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from pathlib import Path
 
-import numpy as np
-
-import vision
 from benchmarks.pipeline import ROWS, match_seats, rows_of
-from vision.detector import IndexReads
-from vision.types import Detection
-
-FIXTURE = Path(__file__).parent.parent / "data" / "vision" / "reads_9191_000001.json"
-
-
-def _read():
-    """The photo's true rows (`benchmarks.pipeline.truth_of`'s form) and its `TableRead` from the pinned
-    reads, as the app reads."""
-    fx = json.loads(FIXTURE.read_text())
-
-    def dets(rows):
-        return [Detection(r["card"], tuple(r["box"]), r["confidence"], np.array(r["scores"], np.float32))
-                for r in rows]
-
-    table = vision.table_of(IndexReads(dets(fx["sure"]), dets(fx["unsure"])), fx["width"], fx["height"])
-    truth = {int(t): {r: Counter(cards) for r, cards in rows.items()} for t, rows in fx["truth"].items()}
-    return truth, table
+from tests.vision.table_checks import pinned
 
 
 def _own_rows(truth: dict, table) -> dict[int, dict[str, Counter]]:
@@ -64,7 +42,7 @@ def _foreign_rows(truth: dict, table) -> set[tuple[int, str]]:
 
 
 def test_every_seat_read_wrong_is_flagged():
-    truth, table = _read()
+    truth, table = pinned("reads_9191_000001.json")
     wrong = {seat for seat, _ in _wrong_rows(truth, table)}
     flagged = {p.seat for p in table.problems}
     assert wrong <= flagged, (wrong, [(p.kind, p.seat, p.row) for p in table.problems])
@@ -73,6 +51,6 @@ def test_every_seat_read_wrong_is_flagged():
 def test_a_neighbours_row_cut_into_a_seat_is_named_and_rows_read_right_are_not():
     """Holds however the geometry reads the photo: a row made of another seat's row is named, and the
     flag lies on no row read right."""
-    truth, table = _read()
+    truth, table = pinned("reads_9191_000001.json")
     across = {(p.seat, p.row) for p in table.problems if p.kind == "row_line"}
     assert _foreign_rows(truth, table) <= across <= _wrong_rows(truth, table), across

@@ -9,38 +9,19 @@ wrong one; nothing in the counts says so.
 
 from __future__ import annotations
 
-import json
 import math
-from collections import Counter
-from pathlib import Path
 
 import numpy as np
 
-import vision
 from benchmarks.pipeline import match_seats, rows_of
-from vision.detector import IndexReads
+from tests.vision.table_checks import pinned
 from vision.geometry.config import GeometryConfig
 from vision.geometry.parts import _Card
 from vision.geometry.rows import fit_rows
-from vision.types import Detection
-
-FIXTURE = Path(__file__).parent.parent / "data" / "vision" / "reads_decide1600_6161_000036.json"
-
-
-def _read():
-    fx = json.loads(FIXTURE.read_text())
-
-    def dets(rows):
-        return [Detection(r["card"], tuple(r["box"]), r["confidence"], np.array(r["scores"], np.float32))
-                for r in rows]
-
-    table = vision.table_of(IndexReads(dets(fx["sure"]), dets(fx["unsure"])), fx["width"], fx["height"])
-    truth = {int(t): {r: Counter(cards) for r, cards in rows.items()} for t, rows in fx["truth"].items()}
-    return truth, table
 
 
 def test_every_wrong_seat_is_flagged_and_the_two_way_seat_says_so():
-    truth, table = _read()
+    truth, table = pinned("reads_decide1600_6161_000036.json")
     wrong = {table.seats[j].seat for t, j in zip(sorted(truth), match_seats(truth, table.seats), strict=True)
              if j is not None and rows_of(table.seats[j]) != truth[t]}
     assert wrong, "the pinned photo no longer reads a seat wrong: pin another"
