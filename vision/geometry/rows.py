@@ -135,7 +135,8 @@ def fit_rows(
     # A loose grid can read 3/5/5 along a rival too, with no impossible corner and other cards in its
     # rows: the profile's rank then chose, and nothing in the counts can vouch for it (`two_ways`).
     if tried[0][0] == 0:
-        best.two_ways = any(_misfit(cards, fr, cfg) == Hypothesis() and _named_rows(fr) != _named_rows(best)
+        mine = _named_rows(best)
+        best.two_ways = any(_misfit(cards, fr, cfg) == Hypothesis() and _named_rows(fr) != mine
                             for fr in (_fit_along(cards, math.radians(a), scale, toward, cfg, offset)
                                        for a in angles[1:]))
     return best
