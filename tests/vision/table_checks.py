@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 
 import vision
+from benchmarks.pipeline import ROWS, match_seats, rows_of
 from vision.detector import IndexReads
 from vision.types import Detection
 
@@ -29,6 +30,23 @@ def pinned(name: str):
     table = vision.table_of(IndexReads(dets(fx["sure"]), dets(fx["unsure"])), fx["width"], fx["height"])
     truth = {int(t): {r: Counter(cards) for r, cards in rows.items()} for t, rows in fx["truth"].items()}
     return truth, table
+
+
+def own_rows(truth: dict, table) -> dict[int, dict[str, Counter]]:
+    """Each read seat's true rows (`truth` as `pinned` gives it): those of the true seat matched to it
+    by shared cards (`match_seats`, as the benchmarks match them); none for a read seat no true seat
+    is matched to."""
+    own = {s.seat: {r: Counter() for r in ROWS} for s in table.seats}
+    for t, j in zip(sorted(truth), match_seats(truth, table.seats), strict=True):
+        if j is not None:
+            own[table.seats[j].seat] = truth[t]
+    return own
+
+
+def wrong_rows(truth: dict, table) -> set[tuple[int, str]]:
+    """The (seat, row) pairs of `table` whose cards differ from their true row (`own_rows`)."""
+    own = own_rows(truth, table)
+    return {(s.seat, r) for s in table.seats for r, cards in rows_of(s).items() if cards != own[s.seat][r]}
 
 
 def truth(scene):

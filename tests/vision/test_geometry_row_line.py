@@ -7,31 +7,14 @@ cards, was cut into the seat above it, whose own cards shifted rows so that it r
 
 from __future__ import annotations
 
-from collections import Counter
-
-from benchmarks.pipeline import ROWS, match_seats, rows_of
-from tests.vision.table_checks import pinned
-
-
-def _own_rows(truth: dict, table) -> dict[int, dict[str, Counter]]:
-    """Each read seat's true rows: those of the true seat matched to it by shared cards (`match_seats`,
-    as the benchmarks match them); none for a read seat no true seat is matched to."""
-    own = {s.seat: {r: Counter() for r in ROWS} for s in table.seats}
-    for t, j in zip(sorted(truth), match_seats(truth, table.seats), strict=True):
-        if j is not None:
-            own[table.seats[j].seat] = truth[t]
-    return own
-
-
-def _wrong_rows(truth: dict, table) -> set[tuple[int, str]]:
-    own = _own_rows(truth, table)
-    return {(s.seat, r) for s in table.seats for r, cards in rows_of(s).items() if cards != own[s.seat][r]}
+from benchmarks.pipeline import ROWS, rows_of
+from tests.vision.table_checks import own_rows, pinned, wrong_rows
 
 
 def _foreign_rows(truth: dict, table) -> set[tuple[int, str]]:
     """Rows of two or more cards that all belong to one row of a true seat other than the seat's own
-    (`_own_rows`): another seat's row cut into this one."""
-    own, out = _own_rows(truth, table), set()
+    (`own_rows`): another seat's row cut into this one."""
+    own, out = own_rows(truth, table), set()
     for s in table.seats:
         for r, cards in rows_of(s).items():
             if sum(cards.values()) >= 2 and any(
@@ -43,7 +26,7 @@ def _foreign_rows(truth: dict, table) -> set[tuple[int, str]]:
 
 def test_every_seat_read_wrong_is_flagged():
     truth, table = pinned("reads_9191_000001.json")
-    wrong = {seat for seat, _ in _wrong_rows(truth, table)}
+    wrong = {seat for seat, _ in wrong_rows(truth, table)}
     flagged = {p.seat for p in table.problems}
     assert wrong <= flagged, (wrong, [(p.kind, p.seat, p.row) for p in table.problems])
 
@@ -53,4 +36,4 @@ def test_a_neighbours_row_cut_into_a_seat_is_named_and_rows_read_right_are_not()
     flag lies on no row read right."""
     truth, table = pinned("reads_9191_000001.json")
     across = {(p.seat, p.row) for p in table.problems if p.kind == "row_line"}
-    assert _foreign_rows(truth, table) <= across <= _wrong_rows(truth, table), across
+    assert _foreign_rows(truth, table) <= across <= wrong_rows(truth, table), across

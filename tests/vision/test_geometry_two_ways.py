@@ -13,8 +13,7 @@ import math
 
 import numpy as np
 
-from benchmarks.pipeline import match_seats, rows_of
-from tests.vision.table_checks import pinned
+from tests.vision.table_checks import pinned, wrong_rows
 from vision.geometry.config import GeometryConfig
 from vision.geometry.parts import _Card
 from vision.geometry.rows import fit_rows
@@ -22,8 +21,7 @@ from vision.geometry.rows import fit_rows
 
 def test_every_wrong_seat_is_flagged_and_the_two_way_seat_says_so():
     truth, table = pinned("reads_decide1600_6161_000036.json")
-    wrong = {table.seats[j].seat for t, j in zip(sorted(truth), match_seats(truth, table.seats), strict=True)
-             if j is not None and rows_of(table.seats[j]) != truth[t]}
+    wrong = {seat for seat, _ in wrong_rows(truth, table)}
     assert wrong, "the pinned photo no longer reads a seat wrong: pin another"
     flagged = {p.seat for p in table.problems}
     assert wrong <= flagged, (wrong, [(p.kind, p.seat) for p in table.problems])
