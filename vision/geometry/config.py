@@ -91,6 +91,11 @@ class GeometryConfig:
     # a faint read where a full table's short row lacks a card is taken as the unseen card it most
     # resembles when that card has at least this share of its scores over all the unseen cards
     unseen_share: float = 0.5
+    # on a full table a read that gives a card no seat shows at least this score is flagged as maybe
+    # that card: the unseen card rests on no read naming it, and a sure misread of it (its true card
+    # hidden) breaks no deck rule; the deck fix holds a rename to a card of this score unlikely
+    # (`false_read_below`), so this much is a real alternative
+    unseen_alike: float = 0.1
     # a read that kept a name the deck fix took from another read is flagged too when the other way
     # round (it renamed, the other keeping the name) is at least this probable against the fix's choice
     contested_ratio: float = 0.1

@@ -20,7 +20,10 @@ times than the deck holds them, seated or not, when one of them takes that share
 card the deck holds no more of. Nothing follows by elimination there. Other tables (two decks, the
 65 untold) are left as read.
 
-Every card placed this way is flagged (`inferred`): it rests on every other read being right.
+Every card placed this way is flagged (`inferred`): it rests on every other read being right. So
+on a full table each seated read that gives an unseen card a real share of its scores
+(`GeometryConfig.unseen_alike`) is flagged too (`unseen_alike`): a sure misread of a card whose true
+card lies hidden breaks no deck rule, and the card it should be is then among the unseen.
 """
 
 from __future__ import annotations
@@ -53,6 +56,8 @@ def place_unseen(
     unseen = _unseen(seat_reads, deck, extra_suit)
     short, overfull = _short_rows(seat_reads)
     full = bool(unseen) and not overfull and sum(short.values()) == len(unseen)
+    if full:
+        problems += _alike_unseen(seat_reads, unseen, cfg)
     if not full:
         unseen = _not_read(live, deck, extra_suit)
         short = {(k, row): n for (k, row), n in short.items()
@@ -73,6 +78,23 @@ def place_unseen(
         placed.append(_single(d))  # a second faint read on this spot is this card's
     if full:
         _by_elimination(seat_reads, unseen, short, problems)
+
+
+def _alike_unseen(seat_reads: list[SeatRead], unseen: list[str], cfg: GeometryConfig) -> list[Problem]:
+    """The seated reads that give a card no seat shows (`unseen`) at least `cfg.unseen_alike` of
+    their scores, each flagged with the likeliest such card: any of them may be that card misread."""
+    cols = {card: CLASS_INDEX[card] for card in unseen}
+    out = []
+    for k, sr in enumerate(seat_reads):
+        for row in ROW_SIZES:
+            for c in getattr(sr, row):
+                if c.scores is None or len(c.scores) != len(CLASS_NAMES):
+                    continue
+                card, score = max(((u, float(c.scores[j])) for u, j in cols.items()), key=lambda t: t[1])
+                if score >= cfg.unseen_alike:
+                    out.append(Problem("unseen_alike", f"{sr.name} {row}: read {c.card}, but it may be "
+                                       f"{card} ({score:.0%}), a card no seat shows", k, row, c.card))
+    return out
 
 
 def _not_read(live: list[_Card], deck: int, extra_suit: str | None = None) -> list[str]:
