@@ -48,6 +48,7 @@ def _flag(share: str) -> list[tuple[str, int, str, str]]:
     (0.10, ["5d", "Kc"], _flag("10%")),
     (0.09, ["5d"], []),  # under the bar: as likely as a right read's runner-up
     (0.29, ["Kc"], []),  # 5d is seen somewhere: the read is no unseen card's
+    (0.29, ["3d"], []),  # the 65's added suit: 3d's second copy unseen, and the read is one 3d
     (None, ["5d"], []),  # no scores (a card placed by elimination): nothing to weigh
 ])
 def test_a_read_is_flagged_when_it_gives_an_unseen_card_a_real_share(scores_5d, unseen, want):

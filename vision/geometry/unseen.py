@@ -58,7 +58,7 @@ def place_unseen(
     full = bool(unseen) and not overfull and sum(short.values()) == len(unseen)
     if full:
         problems += _alike_unseen(seat_reads, unseen, cfg)
-    if not full:
+    else:
         unseen = _not_read(live, deck, extra_suit)
         short = {(k, row): n for (k, row), n in short.items()
                  if len(seat_reads[k].cards) >= cfg.fill_min_seat}
@@ -81,16 +81,18 @@ def place_unseen(
 
 
 def _alike_unseen(seat_reads: list[SeatRead], unseen: list[str], cfg: GeometryConfig) -> list[Problem]:
-    """The seated reads that give a card no seat shows (`unseen`) at least `cfg.unseen_alike` of
-    their scores, each flagged with the likeliest such card: any of them may be that card misread."""
-    cols = {card: CLASS_INDEX[card] for card in unseen}
+    """The seated reads that give a card no seat shows (`unseen`; on the 65-card deck a card of the
+    added suit seen once is unseen once more, and a read of it is not its own look-alike) at least
+    `cfg.unseen_alike` of their scores, each flagged with the likeliest such card: any of them may be
+    that card misread."""
     out = []
     for k, sr in enumerate(seat_reads):
         for row in ROW_SIZES:
             for c in getattr(sr, row):
-                if c.scores is None or len(c.scores) != len(CLASS_NAMES):
+                others = [u for u in dict.fromkeys(unseen) if u != c.card]
+                if c.scores is None or len(c.scores) != len(CLASS_NAMES) or not others:
                     continue
-                card, score = max(((u, float(c.scores[j])) for u, j in cols.items()), key=lambda t: t[1])
+                card, score = max(((u, float(c.scores[CLASS_INDEX[u]])) for u in others), key=lambda t: t[1])
                 if score >= cfg.unseen_alike:
                     out.append(Problem("unseen_alike", f"{sr.name} {row}: read {c.card}, but it may be "
                                        f"{card} ({score:.0%}), a card no seat shows", k, row, c.card))
