@@ -85,11 +85,12 @@ def _alike_unseen(seat_reads: list[SeatRead], unseen: list[str], cfg: GeometryCo
     added suit seen once is unseen once more, and a read of it is not its own look-alike) at least
     `cfg.unseen_alike` of their scores, each flagged with the likeliest such card: any of them may be
     that card misread."""
+    distinct = list(dict.fromkeys(unseen))
     out = []
     for k, sr in enumerate(seat_reads):
-        for row in ROW_SIZES:
-            for c in getattr(sr, row):
-                others = [u for u in dict.fromkeys(unseen) if u != c.card]
+        for row, cards in sr.rows().items():
+            for c in cards:
+                others = [u for u in distinct if u != c.card]
                 if c.scores is None or len(c.scores) != len(CLASS_NAMES) or not others:
                     continue
                 card, score = max(((u, float(c.scores[CLASS_INDEX[u]])) for u in others), key=lambda t: t[1])
