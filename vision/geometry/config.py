@@ -96,6 +96,12 @@ class GeometryConfig:
     # hidden) breaks no deck rule; the deck fix holds a rename to a card of this score unlikely
     # (`false_read_below`), so this much is a real alternative
     unseen_alike: float = 0.1
+    # a seat whose index boxes' log(height / width) split into two groups of at least `facing_least`
+    # cards with a step of at least `facing_step` between them faces two ways (`facing`): its cards
+    # are two seats'. Within one seat the step stays under 0.4 (a seat's tens against its other
+    # ranks); seats a quarter turn apart step by 0.8 or more.
+    facing_step: float = 0.5
+    facing_least: int = 3
     # a read that kept a name the deck fix took from another read is flagged too when the other way
     # round (it renamed, the other keeping the name) is at least this probable against the fix's choice
     contested_ratio: float = 0.1

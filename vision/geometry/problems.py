@@ -14,6 +14,7 @@ from ..types import Detection, Problem, SeatRead
 from .config import ROW_SIZES, SEAT_SIZE, GeometryConfig, name_rows
 from .corners import _all_reads, _corner_offset_of, _covered, _pair_unit
 from .deck import FIVE_PLAYER_DECK, _runner_up, added_suit, deck_capacity
+from .facing import facing_problems
 from .parts import SeatFrame, _Card, _side
 
 
@@ -39,8 +40,9 @@ def table_problems(
     left_out: list[tuple[_Card, tuple[int, str, int]]], changed: list[_Card], cfg: GeometryConfig,
 ) -> list[Problem]:
     """Every problem but the orphans' and the legibility notes (`legibility_problems`), in the order a
-    player reads them: counts, side, rows, the deck's."""
+    player reads them: counts, side, facing, rows, the deck's."""
     return (_count_problems(t, seats) + _orientation_problems(t, width, height, scale)
+            + facing_problems(t.seat_reads, cfg)
             + _row_line_problems(t, cfg) + _deck_problems(t, left_out, changed, cfg)
             + _same_card_problems(t, cfg) + _unsure_problems(t, cfg))
 
