@@ -68,11 +68,12 @@ def summary(scores: list[SeatScore]) -> str:
     >>> summary([SeatScore(seats=8, exact=6, wrong_flagged=2, exact_flagged=1, edits=[0, 4])])
     'seats exact 6/8 (75.0%), wrong seats flagged 2/2, exact seats carrying a problem 1, edits a table 2.00'
     """
-    exact, seats = sum(s.exact for s in scores), sum(s.seats for s in scores)
-    edits = [e for s in scores for e in s.edits]
-    return (f"seats exact {exact}/{seats} ({100 * exact / max(1, seats):.1f}%), wrong seats flagged "
-            f"{sum(s.wrong_flagged for s in scores)}/{seats - exact}, exact seats carrying a problem "
-            f"{sum(s.exact_flagged for s in scores)}, edits a table {sum(edits) / max(1, len(edits)):.2f}")
+    t = SeatScore()
+    for s in scores:
+        t.merge(s)
+    return (f"seats exact {t.exact}/{t.seats} ({100 * t.exact / max(1, t.seats):.1f}%), wrong seats flagged "
+            f"{t.wrong_flagged}/{t.seats - t.exact}, exact seats carrying a problem {t.exact_flagged}, "
+            f"edits a table {sum(t.edits) / max(1, len(t.edits)):.2f}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -209,6 +209,19 @@ class SeatScore:
                 self.silent.append(f"{meta['image']} true seat {t}: {what}")
         self.tables_exact += all_right
 
+    def merge(self, other: SeatScore) -> None:
+        """Add `other`'s counts to these: several sets' figures as one."""
+        for name in ("seats", "exact", "wrong_flagged", "tables", "tables_exact", "shown", "shown_exact",
+                     "exact_flagged", "wrong_close_up"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for k, (e, n) in other.by_blur.items():
+            mine = self.by_blur.setdefault(k, [0, 0])
+            mine[0], mine[1] = mine[0] + e, mine[1] + n
+        self.seconds += other.seconds
+        self.edits += other.edits
+        self.silent += other.silent
+        self.wrong += other.wrong
+
     def line(self) -> str:
         wrong = self.seats - self.exact
         return (f"seats exact {self.exact}/{self.seats} ({100 * self.exact / max(1, self.seats):.1f}%, "

@@ -159,3 +159,21 @@ def test_each_table_counts_the_edits_a_player_makes():
     assert s.edits == [0, 1, 1]
     assert s.edits_line() == ("edits a table needs (a card moved, renamed, added or removed): mean 0.67, "
                               "none on 1/3 tables, at most 1")
+
+
+def test_merged_scores_count_as_one_score_of_both_tables():
+    """`merge` adds another set's figures: scoring two tables into one score or into two merged gives
+    the same counts, lists and blur buckets."""
+    wrong = ("As Ks Qs", "2h 3h 4h 5h 6d", "7c 8c 9c Tc Jc")
+    tables = [TableRead([_seat(0, HANDS[0]), _seat(1, HANDS[1])], [Problem("inferred", "x", seat=1)]),
+              TableRead([_seat(0, wrong), _seat(1, HANDS[1])])]
+    one = SeatScore()
+    for t in tables:
+        one.add(_meta(), t)
+    one.by_blur = {0: [3, 4]}
+    merged, other = _score(tables[0]), _score(tables[1])
+    merged.by_blur, other.by_blur = {0: [2, 2]}, {0: [1, 2]}
+    merged.merge(other)
+    assert merged == one
+    assert (merged.seats, merged.exact, merged.tables_exact, merged.exact_flagged, len(merged.silent)) == (
+        4, 3, 1, 1, 1)
