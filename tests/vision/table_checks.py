@@ -52,6 +52,14 @@ def wrong_rows(truth: dict, table) -> set[tuple[int, str]]:
     return {(s.seat, r) for s in table.seats for r, cards in rows_of(s).items() if cards != own[s.seat][r]}
 
 
+def flagged_wrong_seats(truth: dict, table, want: set[int]) -> None:
+    """Assert that `table` reads exactly the seats `want` wrong (`wrong_rows`) and that a problem names
+    each of them: a pinned photo that no longer reads them wrong must be pinned anew."""
+    wrong = {seat for seat, _ in wrong_rows(truth, table)}
+    assert wrong == want, "the pinned photo no longer reads these seats wrong: pin another"
+    assert wrong <= {p.seat for p in table.problems}, [(p.kind, p.seat) for p in table.problems]
+
+
 def truth(scene):
     """{(seat, row): sorted cards} from the scene."""
     out: dict = {}
