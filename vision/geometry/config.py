@@ -98,8 +98,8 @@ class GeometryConfig:
     unseen_alike: float = 0.1
     # a seat whose index boxes' log(height / width) split into two groups of at least `facing_least`
     # cards with a step of at least `facing_step` between them faces two ways (`facing`): its cards
-    # are two seats'. Within one seat the step stays under 0.4 (a seat's tens against its other
-    # ranks); seats a quarter turn apart step by 0.8 or more.
+    # are two seats'. On the decision sets the step within a seat read exactly stays under 0.4 (its
+    # tens against its other ranks); where a seat held two seats' cards it was 0.5 to 1.4.
     facing_step: float = 0.5
     facing_least: int = 3
     # a read that kept a name the deck fix took from another read is flagged too when the other way
