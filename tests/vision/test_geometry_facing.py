@@ -49,8 +49,9 @@ def test_facing_problems_name_the_smaller_group_and_skip_cards_without_boxes():
     tall = [_card(n, 0.6) for n in ("2h", "3h", "4h", "5h")]
     placed = ReadCard("Ah", (0.0, 0.0), 0.3, [])  # placed by elimination: no box
     seat = SeatRead(1, 0.0, head=tall[:3], middle=[tall[3], *wide[:3], placed], tail=wide[3:])
-    upright = SeatRead(0, 0.0, head=tall[:3], middle=tall[3:] + wide[:1])
-    got = facing_problems([upright, seat], GeometryConfig())
+    upright = SeatRead(0, 0.0, head=wide[:3], middle=wide[3:8], tail=[*tall[:2], *wide[:3]])  # two: no group
+    loose = SeatRead(2, 0.0, head=tall[:3], middle=wide[:4])  # seven loose cards lie any way round
+    got = facing_problems([upright, seat, loose], GeometryConfig())
     assert [(p.kind, p.seat, p.message) for p in got] == [(
         "facing", 1, "Seat 2: 2h, 3h, 4h, 5h face another way than its other 8 cards: the seat may "
         "hold a neighbouring seat's cards; check whose they are")]

@@ -45,10 +45,13 @@ def tallness(card: ReadCard) -> float | None:
 
 
 def facing_problems(seats: Sequence[SeatRead], cfg: GeometryConfig) -> list[Problem]:
-    """A `facing` problem for each seat whose cards' index boxes fall into two groups facing ways a
-    quarter turn apart (`facing_split`), naming the smaller group's cards."""
+    """A `facing` problem for each seat of a hand (at least `cfg.frame_min_cards` cards: loose cards lie
+    any way round) whose cards' index boxes fall into two groups facing ways a quarter turn apart
+    (`facing_split`), naming the smaller group's cards."""
     out: list[Problem] = []
     for sr in seats:
+        if len(sr.cards) < cfg.frame_min_cards:
+            continue
         cards = [(c, t) for cs in sr.rows().values() for c in cs if (t := tallness(c)) is not None]
         k = facing_split([t for _, t in cards], cfg.facing_least, cfg.facing_step)
         if k is None:
