@@ -7,7 +7,7 @@ Six seeds of `benchmarks.holdout`'s tables (`--designs kde`: `standard`, `pengui
 `ancient-egyptians`, held out of every training, calibration and tuning set; phone-sized, every seat
 rotation, tilt), 220 tables in all: one line a seed, then their totals (seats and tables exact against
 the targets, wrong seats flagged, the edits a table needs, seats exact by blur), each wrong seat left
-unflagged named. The models card's never-seen row is this command's output; nothing is chosen on it
+unflagged named. The model card's never-seen row is this command's output; nothing is chosen on it
 (`benchmarks.decide` is where choices are made). The reader's reads are kept beside the photos
 (`benchmarks.reads_cache`): a first run renders and reads every photo (about half an hour on two
 cores), later ones run the geometry alone (minutes).
