@@ -45,7 +45,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from itertools import pairwise
 from pathlib import Path
 
@@ -210,17 +210,19 @@ class SeatScore:
         self.tables_exact += all_right
 
     def merge(self, other: SeatScore) -> None:
-        """Add `other`'s counts to these: several sets' figures as one."""
-        for name in ("seats", "exact", "wrong_flagged", "tables", "tables_exact", "shown", "shown_exact",
-                     "exact_flagged", "wrong_close_up"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-        for k, (e, n) in other.by_blur.items():
-            mine = self.by_blur.setdefault(k, [0, 0])
-            mine[0], mine[1] = mine[0] + e, mine[1] + n
-        self.seconds += other.seconds
-        self.edits += other.edits
-        self.silent += other.silent
-        self.wrong += other.wrong
+        """Add `other`'s counts to these: several sets' figures as one. Every field takes part by its
+        kind (counts add, lists extend, the blur buckets add bucket by bucket), so a field added to
+        the score is merged without a line here."""
+        for f in fields(self):
+            mine, theirs = getattr(self, f.name), getattr(other, f.name)
+            if isinstance(mine, dict):
+                for k, (e, n) in theirs.items():
+                    bucket = mine.setdefault(k, [0, 0])
+                    bucket[0], bucket[1] = bucket[0] + e, bucket[1] + n
+            elif isinstance(mine, list):
+                mine.extend(theirs)
+            else:
+                setattr(self, f.name, mine + theirs)
 
     def line(self) -> str:
         wrong = self.seats - self.exact

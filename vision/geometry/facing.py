@@ -52,7 +52,7 @@ def facing_problems(seats: Sequence[SeatRead], cfg: GeometryConfig) -> list[Prob
     for sr in seats:
         if len(sr.cards) < cfg.frame_min_cards:
             continue
-        cards = [(c, t) for cs in sr.rows().values() for c in cs if (t := tallness(c)) is not None]
+        cards = [(c, t) for c in sr.cards if (t := tallness(c)) is not None]
         k = facing_split([t for _, t in cards], cfg.facing_least, cfg.facing_step)
         if k is None:
             continue
