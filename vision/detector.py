@@ -24,6 +24,7 @@ import numpy as np
 
 from .classes import CLASS_NAMES
 from .classifier import CLASSIFIER_ENV, CLASSIFIER_NAMES, IndexClassifier, resolve_classifier
+from .dedupe import drop_contained, drop_same_card_neighbours, finders_box
 from .imageio import ImageSource, Photo, open_photo
 from .one_index import DEDUPE_CONTAINED, DEDUPE_IOU, overlaps
 from .proposer import (
@@ -62,16 +63,6 @@ DEFAULT_SKIP_SURE = 0.8
 # tables of seed 6161, not one such box under 0.005 was read as the right card of an index that no
 # other box read right, and they are a tenth of all the crops read.
 DEFAULT_LONE_FLOOR = 0.005
-# Two reads of the same card whose boxes come this close (a share of the smaller box's longer side)
-# are one index read twice: a box on its rank and one on its pip, or one shifted half off it. Two
-# printed indices of one card never lie that close (a card's corners are a card apart), and two
-# copies of a card in a multi-deck game would have to overlap to be folded. Two whole indices side by
-# side (`side_by_side`) are not folded: a tight fan shows its cards' indices so, and there one of
-# the two is a misread that the one-deck fix (`vision.geometry.deck`) weighs against the other,
-# renamed in a hand or left out among loose cards, where a fold would lose the card read right
-# whenever the misread was the surer.
-SAME_CARD_MARGIN = 0.25
-ELONGATED = 1.5  # an index box's long side over its short side: rank above suit
 MAX_PROPOSALS = 1000  # boxes handed to the second stage per photo (~150 a 640 photo at box_conf 0.001)
 # A read under the operating threshold but at least this sure (and not background) is kept aside as
 # unsure: the geometry takes it only where a seat's rows lack a card and it lies on a row's line
@@ -95,79 +86,6 @@ class IndexReads:
     unsure: list[Detection]
     faint: list[Detection] = field(default_factory=list)
 
-
-def drop_contained(boxes: np.ndarray, scores: np.ndarray, ratio: float) -> np.ndarray:
-    """Indices, best first, of the boxes not `ratio` inside (of the smaller one) a better box kept.
-
-    Plain IoU misses a partial box on one index: half of it, or turned the other way on a sideways
-    seat, can overlap the whole box by IoU < 0.3 and still lie mostly inside it.
-
-    >>> b = np.array([[0, 0, 10, 10], [0, 0, 10, 4], [20, 0, 30, 10]], np.float32)
-    >>> drop_contained(b, np.array([0.9, 0.95, 0.8]), 0.5).tolist()  # the whole box holds a surer one
-    [1, 2]
-    """
-    b = boxes.astype(np.float64)
-    area = np.prod(np.clip(boxes[:, 2:] - boxes[:, :2], 0, None), axis=1).astype(np.float64)
-    keep: list[int] = []
-    for i in np.argsort(-scores, kind="stable"):
-        if keep:
-            k = b[keep]
-            iw = np.minimum(b[i, 2], k[:, 2]) - np.maximum(b[i, 0], k[:, 0])
-            ih = np.minimum(b[i, 3], k[:, 3]) - np.maximum(b[i, 1], k[:, 1])
-            if ((iw > 0) & (ih > 0) & (iw * ih >= ratio * np.minimum(area[i], area[keep]))).any():
-                continue
-        keep.append(int(i))
-    return np.asarray(keep, int)
-
-
-def drop_same_card_neighbours(boxes: np.ndarray, scores: np.ndarray, cards: np.ndarray,
-                              margin: float = SAME_CARD_MARGIN) -> np.ndarray:
-    """Indices, best first, of the reads kept when a read of the same card as a surer kept one lies
-    within `margin` (of the smaller box's longer side) of it.
-
-    >>> b = np.array([[0, 0, 10, 20], [0, 22, 10, 32], [30, 0, 40, 20], [12, 30, 22, 50]], np.float32)
-    >>> drop_same_card_neighbours(b, np.array([0.9, 0.8, 0.7, 0.6]), np.array([5, 5, 5, 7])).tolist()
-    [0, 2, 3]
-    >>> b[1] = [12, 2, 22, 22]  # a whole index beside it, as in a fan: kept (`side_by_side`)
-    >>> drop_same_card_neighbours(b, np.array([0.9, 0.8, 0.7, 0.6]), np.array([5, 5, 5, 7])).tolist()
-    [0, 1, 2, 3]
-    """
-    b = boxes.astype(np.float64)
-    side = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])
-    keep: list[int] = []
-    kept_of: dict[int, list[int]] = {}  # card -> the reads of it kept so far
-    for i in np.argsort(-scores, kind="stable"):
-        k = np.asarray(kept_of.get(int(cards[i]), []), int)
-        if len(k):
-            pad = margin * np.minimum(side[i], side[k])
-            gap_x = np.maximum(b[i, 0], b[k, 0]) - np.minimum(b[i, 2], b[k, 2])
-            gap_y = np.maximum(b[i, 1], b[k, 1]) - np.minimum(b[i, 3], b[k, 3])
-            if ((gap_x < pad) & (gap_y < pad) & ~side_by_side(b[i], b[k])).any():
-                continue
-        keep.append(int(i))
-        kept_of.setdefault(int(cards[i]), []).append(int(i))
-    return np.asarray(keep, int)
-
-
-def side_by_side(box: np.ndarray, others: np.ndarray) -> np.ndarray:
-    """Which of `others` (K x 4) lie beside `box` as a fanned row's next index does: both whole
-    indices elongated the same way (long side `ELONGATED` times the short), apart across their
-    short sides, and alongside each other over half the shorter one's long side. A box on an index's
-    rank beside one on its pip lies along the long side; a box shifted half off an index overlaps it.
-
-    >>> others = np.array([[11, 2, 21, 32], [0, 31, 10, 61], [5, 0, 15, 30], [11, 0, 31, 10]], float)
-    >>> side_by_side(np.array([0, 0, 10, 30.0]), others).tolist()
-    [True, False, False, False]
-    """
-    others = np.atleast_2d(others)
-    w, h = box[2] - box[0], box[3] - box[1]
-    ow, oh = others[:, 2] - others[:, 0], others[:, 3] - others[:, 1]
-    tall = (h >= ELONGATED * w) & (oh >= ELONGATED * ow)
-    wide = (w >= ELONGATED * h) & (ow >= ELONGATED * oh)
-    over_x = np.minimum(box[2], others[:, 2]) - np.maximum(box[0], others[:, 0])
-    over_y = np.minimum(box[3], others[:, 3]) - np.maximum(box[1], others[:, 1])
-    return ((tall & (over_x <= 0) & (over_y >= 0.5 * np.minimum(h, oh)))
-            | (wide & (over_y <= 0) & (over_x >= 0.5 * np.minimum(w, ow))))
 
 
 def _load_classifier(option: str | Path | IndexClassifier, model_path: Path | None,
@@ -248,7 +166,7 @@ class Detector:
         54-card score rows and whether each is sure (P(card) >= `conf`; else unsure, >= `unsure_conf`),
         sure reads first. With `detail` (the same view as `image`, larger) the crops are cut from it;
         with the finder's `scores`, lone faint proposals are not read (`read_crops`)."""
-        return self.keep_reads(boxes, self.name_proposals(image, boxes, detail, scores))
+        return self.keep_reads(boxes, self.name_proposals(image, boxes, detail, scores), scores)
 
     def name_proposals(self, image: np.ndarray, boxes: np.ndarray, detail: np.ndarray | None = None,
                        scores: np.ndarray | None = None) -> np.ndarray:
@@ -261,10 +179,11 @@ class Detector:
         `name_proposals` reads."""
         return index_blur(*_crop_source(image, boxes, detail))
 
-    def keep_reads(self, boxes: np.ndarray, p: np.ndarray
+    def keep_reads(self, boxes: np.ndarray, p: np.ndarray, scores: np.ndarray | None = None
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """`reclassify`'s reads from the proposals' probabilities `p`: background and reads under
-        `unsure_conf` dropped, two reads of one index made one."""
+        `unsure_conf` dropped, two reads of one index made one (`vision.dedupe`); with the finder's
+        `scores`, a kept read may carry the better box of a read of its card folded into it."""
         cards = p[:, :-1]
         conf = cards.max(1)
         norm = cards / np.maximum(cards.sum(1, keepdims=True), 1e-12)
@@ -281,7 +200,9 @@ class Detector:
         keep = keep[drop_same_card_neighbours(boxes[keep], conf[keep], cards[keep].argmax(1))]
         sure = conf[keep] >= self.conf
         keep = np.concatenate([keep[sure][: self.max_det], keep[~sure][: self.max_det]])
-        return boxes[keep], conf[keep].astype(np.float32), norm[keep], conf[keep] >= self.conf
+        kept = boxes[keep] if scores is None else finders_box(
+            boxes, scores, cards.argmax(1), keep, np.flatnonzero(self._readable(p)))
+        return kept, conf[keep].astype(np.float32), norm[keep], conf[keep] >= self.conf
 
     def _readable(self, p: np.ndarray) -> np.ndarray:
         """Which proposals' probabilities `p` make a read to keep: not background (P < `bg_drop`) and
@@ -335,7 +256,8 @@ class Detector:
                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Boxes (working-image pixels), confidences, 54-card score rows and the sure mask (see
         `reclassify`) for a BGR working image; the namer's crops come from `detail` when given."""
-        return self.keep_reads(*self._propose_and_name(image, detail))
+        found, scores, p = self._propose_and_name(image, detail)
+        return self.keep_reads(found, p, scores)
 
     def propose(self, image: np.ndarray, detail: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         """Every proposal of a working image (the first pass and `zoom`'s second look from `detail`),
@@ -346,10 +268,11 @@ class Detector:
         return boxes[:MAX_PROPOSALS], scores[:MAX_PROPOSALS]
 
     def _propose_and_name(self, image: np.ndarray, detail: np.ndarray | None
-                          ) -> tuple[np.ndarray, np.ndarray]:
-        """Every proposal of a working image (`propose`) and the namer's probabilities."""
+                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every proposal of a working image (`propose`), the finder's scores and the namer's
+        probabilities."""
         boxes, scores = self.propose(image, detail)
-        return boxes, self.name_proposals(image, boxes, detail, scores)
+        return boxes, scores, self.name_proposals(image, boxes, detail, scores)
 
     def detect(self, image: ImageSource) -> list[Detection]:
         """Corner indices in `image` (path, bytes or BGR array), boxes in original-image pixels."""
@@ -364,8 +287,8 @@ class Detector:
     def read_indices(self, photo: Photo) -> IndexReads:
         """The sure reads of `detect_loaded` and, apart, the unsure and faint ones (`IndexReads`)."""
         work, total = working_image(photo, self.scale)
-        found, p = self._propose_and_name(work, photo.detail)
-        boxes, conf, probs, sure = self.keep_reads(found, p)
+        found, scores, p = self._propose_and_name(work, photo.detail)
+        boxes, conf, probs, sure = self.keep_reads(found, p, scores)
         def detections(boxes: np.ndarray, conf: np.ndarray, probs: np.ndarray,
                        blur: Sequence[float | None]) -> list[Detection]:
             return [Detection(CLASS_NAMES[int(q.argmax())], tuple(float(v) for v in b), float(c), q,

@@ -20,14 +20,12 @@ import pytest
 from PIL import Image
 
 from vision.classifier import CLASSIFIER_NAMES
+from vision.dedupe import drop_contained, drop_same_card_neighbours, side_by_side
 from vision.detector import (
     DEDUPE_CONTAINED,
     Detector,
     ModelMismatchError,
     ModelMissingError,
-    drop_contained,
-    drop_same_card_neighbours,
-    side_by_side,
 )
 from vision.proposer import ScaleConfig, nms
 from vision.regions import RegionConfig
@@ -239,6 +237,20 @@ def test_two_reads_of_one_card_on_one_index_become_one():
     got = sorted((CLASSIFIER_NAMES[int(r.argmax())], int(b[0])) for b, r in zip(kept, rows, strict=True))
     assert got == [("7d", 238), ("8h", 320), ("Ks", 217), ("Ks", 520)]
 
+
+def test_the_read_kept_carries_the_box_the_finder_scored_far_better():
+    """A squeezed webcam photo's narrow 6h: the finder's tight box (0.48) is read 6h at 0.99, a loose
+    box reaching onto the next card (0.002) at 1.00. The surer read is kept, on the tight box; without
+    the finder's scores its own box stays."""
+    det = detector(skip_sure=None)
+    reads = [("6h", 0.99), ("6h", 0.999)]
+    det.classifier = SimpleNamespace(probabilities=lambda image, boxes: np.stack([_probs(*r) for r in reads]))
+    boxes = np.array([[219, 534, 236, 608], [226, 516, 248, 611]], np.float32)  # best first
+    image = np.zeros((700, 700, 3), np.uint8)
+    kept, conf, _, _ = det.reclassify(image, boxes, scores=np.array([0.478, 0.002], np.float32))
+    assert kept.tolist() == [boxes[0].tolist()] and conf.tolist() == pytest.approx([0.999])
+    kept, conf, _, _ = det.reclassify(image, boxes)
+    assert kept.tolist() == [boxes[1].tolist()] and conf.tolist() == pytest.approx([0.999])
 
 def test_a_box_behind_a_sure_read_is_not_read_again():
     """`skip_sure`: proposals come best first; one that the dedupe would merge with a better box read
