@@ -128,11 +128,11 @@ def finders_box(boxes: np.ndarray, scores: np.ndarray, cards: np.ndarray, kept: 
     side = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])
     out = boxes[kept].copy()
     folded = np.setdiff1d(readable, kept)
-    for n, k in enumerate(kept):
-        cand = folded[(cards[folded] == cards[k])
-                      & (scores[folded] >= max(FINDER_BOX_FLOOR, FINDER_BOX_RATIO * scores[k]))]
-        if not len(cand):
-            continue
+    # which folded reads could hand a kept one their box, all at once: most kept reads have none
+    bar = np.maximum(FINDER_BOX_FLOOR, FINDER_BOX_RATIO * scores[kept])
+    could = (cards[kept][:, None] == cards[folded][None, :]) & (scores[folded][None, :] >= bar[:, None])
+    for n in np.flatnonzero(could.any(axis=1)):
+        k, cand = kept[n], folded[could[n]]
         pad = margin * np.minimum(side[cand], side[k])
         gap_x = np.maximum(b[cand, 0], b[k, 0]) - np.minimum(b[cand, 2], b[k, 2])
         gap_y = np.maximum(b[cand, 1], b[k, 1]) - np.minimum(b[cand, 3], b[k, 3])
