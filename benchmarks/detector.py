@@ -74,7 +74,7 @@ def measure(detector: Detector, items: list[Item], label: str, conf: float) -> d
             reads = IndexReads(sure, extra)
             t = table_of(reads, 0, 0, conf=conf, jokers=jokers,
                          second_look=looking_again(detector, image, reads) if extra else None)
-            tables[name].add([c.card for s in t.seats for c in s.cards] + [c.card for c in t.orphans],
+            tables[name].add([c.card for s in t.seats for c in s.cards] + [c.card for c in t.unseated],
                              [c for c, _ in truth], unlabelled)
     ms = (time.perf_counter() - t0) / max(1, len(items)) * 1000
     head = f"{label:<48} {len(items):4d} photos"

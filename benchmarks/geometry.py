@@ -127,7 +127,8 @@ def _compare(reads: list[Read], truth: dict, readable: list[int], seat_map: dict
 def _flagged(table, reads: list[Read], truth: dict, true_seats: list, seat_map: dict, box_owner: dict
              ) -> set:
     """The true seats the player is warned about where their cards lie: on a read seat holding any of
-    them, on one of its cards left outside the seats, or on the table as a whole."""
+    them, on one of its cards shown outside the seats (an orphan, or a read left out as false: the app
+    draws both where they lie and lists them), or on the table as a whole."""
     holders: dict[int, set] = defaultdict(set)  # read seat -> true seats with cards in it
     for rs, _, _, under in reads:
         holders[rs] |= {truth[ci][0] for ci in under}
@@ -139,7 +140,7 @@ def _flagged(table, reads: list[Read], truth: dict, true_seats: list, seat_map: 
             flagged |= holders.get(p.seat, set())
         elif p.kind != "orphan":
             flagged |= set(true_seats)
-    for o in table.orphans:
+    for o in table.unseated:
         for b in o.boxes:
             ci = box_owner.get(_box_key(b))
             if ci is not None:

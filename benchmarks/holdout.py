@@ -182,7 +182,7 @@ class SeatScore:
         matched = match_seats(truth, read)
         self.edits.append(corrections(
             [truth[t] for t in ts], [rows_of(s) for s in read],
-            matched, Counter(c.card for c in table.orphans)))
+            matched, Counter(c.card for c in table.unseated)))
         for t, j in zip(ts, matched, strict=True):
             self.shown += shown[t]
             bucket = self.by_blur.setdefault(blur_bucket(blur[t]), [0, 0]) if t in blur else [0, 0]

@@ -34,7 +34,7 @@ def measure(folder: Path, n: int) -> tuple[Counter, Counter]:
         table = vision.read(image, model=det)
         held = "with card backs" if meta.get("backs") else "objects only"
         photos[held] += 1
-        shown[held] += sum(len(s.cards) for s in table.seats) + len(table.orphans)
+        shown[held] += sum(len(s.cards) for s in table.seats) + len(table.unseated)
     return photos, shown
 
 

@@ -79,6 +79,8 @@ def draw_table(image: np.ndarray, table: TableRead, *, low_confidence: float = 0
                 _card(img, c, text, seat_colour(seat.seat, row), doubtful, thick, font, k)
     for c in table.orphans:
         _card(img, c, f"? {c.card} {c.confidence:.2f}", ORPHAN, False, thick, font, k)
+    for c in table.left_out:
+        _card(img, c, f"x {c.card} {c.confidence:.2f}", ORPHAN, True, thick, font, k)
     return img
 
 

@@ -95,20 +95,31 @@ class SeatRead:
 
 @dataclass
 class TableRead:
+    """A photo's table as read: the seats, what is in doubt (`problems`), the cards read outside
+    every seat (`orphans`: a player adds them where they belong) and the reads taken as false ones
+    (`left_out`: a card already on the table read again, a seat's read beyond 13; shown, so that a
+    player can put one back where a row lacks it)."""
+
     seats: list[SeatRead]
     problems: list[Problem] = field(default_factory=list)
     orphans: list[ReadCard] = field(default_factory=list)
     width: int = 0
     height: int = 0
     extra_suit: str | None = None  # the 65-card deck's added suit, as told or as the table shows it
+    left_out: list[ReadCard] = field(default_factory=list)
+
+    @property
+    def unseated(self) -> list[ReadCard]:
+        """Every card shown outside the seats: the orphans, then the reads left out."""
+        return [*self.orphans, *self.left_out]
 
     def to_table(self, rules: str = "taiwan") -> dict:
         """The JSON `python -m scoring settle` accepts, with what the reader is unsure of as extra keys.
 
         The extras sit under keys the rules engine ignores by contract (`meta`, `seat`, `problems`):
         per player `seat` (0-based) and `meta.confidence` per row; at the top `problems` and
-        `meta` (photo size, cards in no seat). A table of the 65-card deck whose added suit is known
-        carries it as the rule options `deck` and `extra_suit`.
+        `meta` (photo size, cards in no seat, reads left out as false). A table of the 65-card deck
+        whose added suit is known carries it as the rule options `deck` and `extra_suit`.
         """
         players = []
         for s in self.seats:
@@ -137,8 +148,9 @@ class TableRead:
             "meta": {
                 "width": self.width,
                 "height": self.height,
-                "orphans": [
-                    {"card": c.card, "confidence": round(float(c.confidence), 3)} for c in self.orphans
-                ],
+                **{
+                    key: [{"card": c.card, "confidence": round(float(c.confidence), 3)} for c in cards]
+                    for key, cards in (("orphans", self.orphans), ("left_out", self.left_out))
+                },
             },
         }

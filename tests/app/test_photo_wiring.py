@@ -60,6 +60,27 @@ def test_sample_photo_through_the_reader(stand_in_reader: None, ledger_path: Pat
     assert {m.label: m.value for m in at.main.metric}["北 North"] == "-18"
 
 
+def test_cards_outside_the_seats_are_told_apart_from_reads_left_out(
+    monkeypatch: pytest.MonkeyPatch, ledger_path: Path
+) -> None:
+    """A card read outside every seat is to be added where it belongs; a read left out as a false one
+    (a card already on the table read again) is shown apart, to put back only where a row lacks it."""
+    def read(image, **kw: object) -> TableRead:
+        table = fake_read(image, **kw)
+        table.orphans = [ReadCard("Jd", (900.0, 900.0), 0.9)]
+        table.left_out = [ReadCard("As", (300.0, 220.0), 0.7)]
+        return table
+
+    monkeypatch.setattr(vision, "read", read)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    at.button(key="sample").click().run()
+    assert not at.exception
+    assert [w.value for w in at.warning] == [
+        "Cards seen but not placed at any seat: Jd. Add them to the right row below."]
+    captions = "\n".join(c.value for c in at.caption)
+    assert "left out as false reads (mostly a card already on the table read again): As." in captions
+
+
 def test_the_added_suit_reaches_the_reader(monkeypatch: pytest.MonkeyPatch) -> None:
     """A five-player table's added suit (the sidebar's rules) is handed to the reader, so a seat's
     photo may hold two copies of that suit's cards."""

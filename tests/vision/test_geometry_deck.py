@@ -9,7 +9,8 @@ from tests.vision.layouts import DECK52, build_table, detections
 from tests.vision.table_checks import got, read_seat, truth_as_read
 from vision.classes import CLASS_INDEX
 from vision.geometry import read_table
-from vision.types import Detection
+from vision.geometry.problems import read_twice
+from vision.types import Detection, ReadCard, SeatRead
 
 
 def test_twelve_card_seat_is_flagged_with_its_row():
@@ -22,7 +23,7 @@ def test_twelve_card_seat_is_flagged_with_its_row():
 
 def test_a_seat_of_fourteen_leaves_out_its_least_sure_read_and_says_so():
     """No hand holds 14 cards: a seat read with 14 (here a tail of six, every read equally sure) gives
-    up its least sure read, which the problems name and the orphans keep as read."""
+    up its least sure read, which the problems name and the table keeps as read (`left_out`)."""
     scene = build_table(3, seed=6, seat_rows={2: {"head": 3, "middle": 5, "tail": 6}})
     tr = read_table(detections(scene))
     seat = tr.seats[read_seat(2, 3)]
@@ -30,7 +31,7 @@ def test_a_seat_of_fourteen_leaves_out_its_least_sure_read_and_says_so():
     assert [(p.seat, p.row) for p in false] == [(read_seat(2, 3), "tail")]
     assert "had 14 cards" in false[0].message and "least sure" in false[0].message
     assert (len(seat.head), len(seat.middle), len(seat.tail)) == (3, 5, 5)
-    assert [o.card for o in tr.orphans] == [false[0].card]
+    assert [o.card for o in tr.left_out] == [false[0].card] and tr.orphans == []
 
 
 def test_duplicate_resolved_from_scores_and_flagged():
@@ -152,10 +153,47 @@ def _with_false_read(scene, dets, reads_as: str, runner_up: str, runner_p: float
     return [*sure, Detection(reads_as, box, false_p, scores(reads_as, false_p, runner_up, runner_p))]
 
 
+def test_a_seat_reading_one_of_its_own_cards_twice_leaves_the_read_out_unflagged():
+    """A seat of 14 whose extra read repeats one of its own cards (a second corner, a box on a pip):
+    left out as the same card seen twice; the seat stays whole (3/5/5 of 13 different cards), so
+    nothing names it, and the read is kept as read (`left_out`) for a player to see."""
+    scene = build_table(2, seed=7)
+    own = next(c["card"] for c in scene["cards"]
+               if (c["seat"], c["row"], c["position"]) == (0, "middle", 4))
+    tr = read_table(_with_false_read(scene, detections(scene, seed=3), own, "BJ", 0.02))
+    assert got(tr) == truth_as_read(scene)
+    assert tr.problems == [] and [o.card for o in tr.left_out] == [own] and tr.orphans == []
+    meta = tr.to_table()["meta"]
+    assert [o["card"] for o in meta["left_out"]] == [own] and meta["orphans"] == []
+
+
+@pytest.mark.parametrize(("rows", "card", "expected"), [
+    ((3, 5, 5), "As", True),  # a whole hand holding the card
+    ((3, 5, 5), "2d", False),  # a whole hand, the card elsewhere: the read may be the misread
+    ((3, 5, 4), "As", False),  # a seat short of a card: the read left out may be that card misread
+    ((3, 5, 6), "As", False),  # a seat still over-full
+], ids=["whole, holds it", "whole, not its card", "short", "over-full"])
+def test_read_twice(rows, card, expected):
+    spades = [f"{r}s" for r in "AKQJT98765432"] + ["2h"]
+    names = iter(spades)
+    seat = SeatRead(0, 0.0, *([ReadCard(next(names), (0.0, 0.0), 0.9) for _ in range(n)] for n in rows))
+    assert read_twice(seat, card) is expected
+
+
+def test_read_twice_needs_thirteen_different_cards():
+    """A 3/5/5 seat reading one of its cards twice holds 12 different cards: one is missing."""
+    def row(names: list[str]) -> list[ReadCard]:
+        return [ReadCard(c, (0.0, 0.0), 0.9) for c in names]
+
+    seat = SeatRead(0, 0.0, row(["As", "As", "Ks"]), row(["Qs", "Js", "Ts", "9s", "8s"]),
+                    row(["7s", "6s", "5s", "4s", "3s"]))
+    assert not read_twice(seat, "As")
+
+
 def test_an_extra_read_of_a_card_on_the_table_is_left_out_of_its_seat():
     """A seat of 14 whose extra card repeats a card elsewhere, with no likely other name: a false read
     (found on the app's sample photo: a half box read as Ad, which the deck fix renamed to a joker at
-    2%). It leaves the seat, is reported where it was, and is kept among the orphans as read; the
+    2%). It leaves the seat, is reported where it was, and is kept as read (`left_out`); the
     other seat's read of that card is flagged as contested."""
     scene = build_table(2, seed=7)
     elsewhere = next(c["card"] for c in scene["cards"] if c["seat"] == 1)
@@ -165,7 +203,7 @@ def test_an_extra_read_of_a_card_on_the_table_is_left_out_of_its_seat():
     assert [(p.kind, p.seat, p.row, p.card) for p in tr.problems][0] == ("false_read", 0, "middle", elsewhere)
     # the real read of that card, in the other seat, is flagged too: either may be the misread
     assert [(p.kind, p.seat, p.card) for p in tr.problems][1:] == [("contested", 1, elsewhere)]
-    assert [o.card for o in tr.orphans] == [elsewhere]
+    assert [o.card for o in tr.left_out] == [elsewhere] and tr.orphans == []
 
 
 def test_the_read_that_makes_a_seat_14_goes_even_when_it_is_the_surer_one():
@@ -214,7 +252,7 @@ def test_a_seat_of_fourteen_leaves_out_the_read_most_likely_background():
     tr = read_table([*real, glyph])
     assert got(tr) == truth_as_read(scene)
     assert [(p.kind, p.seat, p.card) for p in tr.problems] == [("false_read", 0, "SJ")]
-    assert [o.card for o in tr.orphans] == ["SJ"]
+    assert [o.card for o in tr.left_out] == ["SJ"] and tr.orphans == []
 
 
 @pytest.mark.parametrize(("head_x", "given_up"), [

@@ -257,7 +257,7 @@ def test_a_read_in_no_seat_repeating_a_seated_card_is_no_card_and_leaves_the_uns
     scores[CLASS_INDEX[held]] = 1.0 - 0.001 * 53
     tr = read_table([*dets, Detection(held, (5.0, 5.0, 5.0 + w, 5.0 + h), 0.95, scores)])
     assert got(tr) == truth_as_read(scene)
-    assert [c.card for c in tr.orphans] == [held]
+    assert [c.card for c in tr.left_out] == [held] and tr.orphans == []
     said = [(p.kind, p.card) for p in tr.problems if p.kind not in ("inferred",)]
     assert said == [("false_read", held)]
     assert [(p.kind, p.card) for p in tr.problems if p.kind == "inferred"] == [("inferred", gone[0]["card"])]

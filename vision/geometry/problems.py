@@ -191,8 +191,9 @@ def _deck_problems(
             why = f"read {c.card}, but that card is already on the table and the seat had {n} cards"
         else:
             why = f"the seat had {n} cards and {c.card} was its least sure read"
-        out.append(Problem("false_read", f"Seat {s + 1} {row}: {why}: left out as a false read",
-                           s, row, c.card))
+        if not read_twice(t.seat_reads[s], c.card):
+            out.append(Problem("false_read", f"Seat {s + 1} {row}: {why}: left out as a false read",
+                               s, row, c.card))
         # a seat of 14 must give a card up, and a read repeating one of another seat's is the one it
         # gives up, sure or not: that other read may be the misread (and its seat then wrong), unless
         # it is read at more of the card's corners, all naming it (`_outnumbers`)
@@ -225,6 +226,16 @@ def _deck_problems(
             for s, row in places:
                 out.append(Problem("duplicate", said, s, row, card))
     return out
+
+
+def read_twice(seat: SeatRead, card: str) -> bool:
+    """Whether a read of `card` left out of `seat` was that card's index read twice (a second corner,
+    a box on its pip), nothing for the player to check: the seat holds `card` itself and is a whole
+    hand, 3/5/5 of 13 different cards. A read left out of a seat short of a card, or of one holding
+    it nowhere, may be the misread of a card the seat lacks, and is flagged (`false_read`)."""
+    names = [c.card for c in seat.cards]
+    whole = [len(r) for r in seat.rows().values()] == list(ROW_SIZES.values())
+    return whole and card in names and len(set(names)) == SEAT_SIZE
 
 
 def _contested(

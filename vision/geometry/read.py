@@ -97,10 +97,10 @@ def read_table(
     problems += _outside_problems(orphan_reads, [cards[i].card for i in false_strays])
     # last, why a seat in doubt may be so: its indices are too small or blurred in this photo
     problems += legibility_problems(seated, {p.seat for p in problems}, cfg)
-    # as read, still shown (the app can put it back)
-    orphan_reads += [c.read() for c, _ in left_out] + [cards[i].read() for i in false_strays]
+    # as read, still shown (the app can put one back)
+    false_reads = [c.read() for c, _ in left_out] + [cards[i].read() for i in false_strays]
     return TableRead(seat_reads, problems, orphan_reads, width, height,
-                     extra_suit if deck == FIVE_PLAYER_DECK else None)
+                     extra_suit if deck == FIVE_PLAYER_DECK else None, false_reads)
 
 
 def _outside_problems(orphans: list[ReadCard], false_strays: list[str]) -> list[Problem]:
