@@ -87,7 +87,6 @@ class IndexReads:
     faint: list[Detection] = field(default_factory=list)
 
 
-
 def _load_classifier(option: str | Path | IndexClassifier, model_path: Path | None,
                      threads: int) -> IndexClassifier:
     if isinstance(option, IndexClassifier):
