@@ -61,13 +61,15 @@ class ReadCard:
 
 @dataclass
 class Problem:
-    """Something the reader is unsure of, located so the app can point at it."""
+    """Something the reader is unsure of, located so the app can point at it; `alternative`, where
+    the problem names one, is the card that `card` may be instead (`unseen_alike`)."""
 
     kind: str
     message: str
     seat: int | None = None
     row: str | None = None
     card: str | None = None
+    alternative: str | None = None
 
     def to_json(self) -> dict:
         return {k: v for k, v in self.__dict__.items() if v is not None}

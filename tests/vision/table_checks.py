@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 from collections import Counter
 from pathlib import Path
 
@@ -124,7 +123,6 @@ def but_unseen_alike(tr) -> list[Problem]:
     bar = GeometryConfig().unseen_alike
     for p in tr.problems:
         if p.kind == "unseen_alike":
-            alike = re.search(r"may be (\S+) \(", p.message).group(1)
             reads = [c for c in getattr(tr.seats[p.seat], p.row) if c.card == p.card]
-            assert any(float(c.scores[CLASS_INDEX[alike]]) >= bar for c in reads), p
+            assert any(float(c.scores[CLASS_INDEX[p.alternative]]) >= bar for c in reads), p
     return [p for p in tr.problems if p.kind != "unseen_alike"]

@@ -24,8 +24,10 @@ def test_every_wrong_seat_is_flagged_and_the_misread_says_what_it_may_be():
     truth, table = pinned("reads_fourcorners_5151_000006.json")
     flagged_wrong_seats(truth, table, {2, 3})
     alike = [p for p in table.problems if p.kind == "unseen_alike"]
-    assert [(p.seat, p.row, p.card) for p in alike] == [(3, "tail", "3d")]
+    assert [(p.seat, p.row, p.card, p.alternative) for p in alike] == [(3, "tail", "3d", "5d")]
     assert "may be 5d (29%)" in alike[0].message
+    said = table.to_table()["problems"]  # the JSON: the alternative only where a problem names one
+    assert [(q["kind"], q["alternative"]) for q in said if "alternative" in q] == [("unseen_alike", "5d")]
 
 
 def _seat(scores_5d: float | None) -> SeatRead:
@@ -37,8 +39,9 @@ def _seat(scores_5d: float | None) -> SeatRead:
     return SeatRead(0, 0.0, tail=[ReadCard("3d", (10.0, 10.0), 0.6, [(0, 0, 8, 12)], None, p)])
 
 
-def _flag(share: str) -> list[tuple[str, int, str, str]]:
-    return [(f"Seat 1 tail: read 3d, but it may be 5d ({share}), a card no seat shows", 0, "tail", "3d")]
+def _flag(share: str) -> list[tuple[str, int, str, str, str]]:
+    return [(f"Seat 1 tail: read 3d, but it may be 5d ({share}), a card no seat shows", 0, "tail", "3d",
+             "5d")]
 
 
 @pytest.mark.parametrize(("scores_5d", "unseen", "want"), [
@@ -51,5 +54,5 @@ def _flag(share: str) -> list[tuple[str, int, str, str]]:
 ])
 def test_a_read_is_flagged_when_it_gives_an_unseen_card_a_real_share(scores_5d, unseen, want):
     got = _alike_unseen([_seat(scores_5d)], unseen, GeometryConfig())
-    assert [(p.message, p.seat, p.row, p.card) for p in got] == want
+    assert [(p.message, p.seat, p.row, p.card, p.alternative) for p in got] == want
     assert all(p.kind == "unseen_alike" for p in got)

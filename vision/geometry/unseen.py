@@ -96,7 +96,7 @@ def _alike_unseen(seat_reads: list[SeatRead], unseen: list[str], cfg: GeometryCo
                 card, score = max(((u, float(c.scores[CLASS_INDEX[u]])) for u in others), key=lambda t: t[1])
                 if score >= cfg.unseen_alike:
                     out.append(Problem("unseen_alike", f"{sr.name} {row}: read {c.card}, but it may be "
-                                       f"{card} ({score:.0%}), a card no seat shows", k, row, c.card))
+                                       f"{card} ({score:.0%}), a card no seat shows", k, row, c.card, card))
     return out
 
 
