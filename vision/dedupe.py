@@ -68,15 +68,20 @@ def drop_same_card_neighbours(boxes: np.ndarray, scores: np.ndarray, cards: np.n
     kept_of: dict[int, list[int]] = {}  # card -> the reads of it kept so far
     for i in np.argsort(-scores, kind="stable"):
         k = np.asarray(kept_of.get(int(cards[i]), []), int)
-        if len(k):
-            pad = margin * np.minimum(side[i], side[k])
-            gap_x = np.maximum(b[i, 0], b[k, 0]) - np.minimum(b[i, 2], b[k, 2])
-            gap_y = np.maximum(b[i, 1], b[k, 1]) - np.minimum(b[i, 3], b[k, 3])
-            if ((gap_x < pad) & (gap_y < pad) & ~side_by_side(b[i], b[k])).any():
-                continue
+        if len(k) and _one_index(b, side, i, k, margin).any():
+            continue
         keep.append(int(i))
         kept_of.setdefault(int(cards[i]), []).append(int(i))
     return np.asarray(keep, int)
+
+
+def _one_index(b: np.ndarray, side: np.ndarray, i: int, others: np.ndarray, margin: float) -> np.ndarray:
+    """Which of the boxes `others` (indices into `b`, whose longer sides are `side`) a read of the same
+    card on box `i` is one index with (`drop_same_card_neighbours`)."""
+    pad = margin * np.minimum(side[i], side[others])
+    gap_x = np.maximum(b[i, 0], b[others, 0]) - np.minimum(b[i, 2], b[others, 2])
+    gap_y = np.maximum(b[i, 1], b[others, 1]) - np.minimum(b[i, 3], b[others, 3])
+    return (gap_x < pad) & (gap_y < pad) & ~side_by_side(b[i], b[others])
 
 
 def side_by_side(box: np.ndarray, others: np.ndarray) -> np.ndarray:
@@ -133,10 +138,7 @@ def finders_box(boxes: np.ndarray, scores: np.ndarray, cards: np.ndarray, kept: 
     could = (cards[kept][:, None] == cards[folded][None, :]) & (scores[folded][None, :] >= bar[:, None])
     for n in np.flatnonzero(could.any(axis=1)):
         k, cand = kept[n], folded[could[n]]
-        pad = margin * np.minimum(side[cand], side[k])
-        gap_x = np.maximum(b[cand, 0], b[k, 0]) - np.minimum(b[cand, 2], b[k, 2])
-        gap_y = np.maximum(b[cand, 1], b[k, 1]) - np.minimum(b[cand, 3], b[k, 3])
-        cand = cand[(gap_x < pad) & (gap_y < pad) & ~side_by_side(b[k], b[cand])]
+        cand = cand[_one_index(b, side, k, cand, margin)]
         others = b[np.delete(kept, n)]
         for i in cand[np.argsort(-scores[cand], kind="stable")]:
             if not overlaps_between(b[i : i + 1], others).any():
