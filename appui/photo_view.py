@@ -301,13 +301,14 @@ def _picked() -> None:
 def _orphans(result: photo.PhotoResult) -> None:
     """Cards read outside every seat, to add where they belong; and reads left out as false ones,
     which a player puts back only where a row lacks that card."""
-    orphans = result.read.orphans if result.read is not None else []
-    left_out = result.read.left_out if result.read is not None else []
-    if orphans:
-        cards = ", ".join(c.card for c in orphans)
+    read = result.read
+    if read is None:
+        return
+    if read.orphans:
+        cards = ", ".join(c.card for c in read.orphans)
         st.warning(f"Cards seen but not placed at any seat: {cards}. Add them to the right row below.")
-    if left_out:
-        cards = ", ".join(c.card for c in left_out)
+    if read.left_out:
+        cards = ", ".join(c.card for c in read.left_out)
         st.caption(f"Read and left out as false reads (mostly a card already on the table read again): "
                    f"{cards}. Add one only where a row lacks that card.")
 

@@ -186,7 +186,8 @@ class Detector:
         cards = p[:, :-1]
         conf = cards.max(1)
         norm = cards / np.maximum(cards.sum(1, keepdims=True), 1e-12)
-        keep = np.flatnonzero(self._readable(p))
+        top = cards.argmax(1)
+        readable = keep = np.flatnonzero(self._readable(p))
         # Every dedupe keeps the surer read, so a sure read never yields to an unsure one and the sure
         # reads come out as they would alone.
         # Two proposals on one index both survive the finder's NMS when they overlap less than `iou`
@@ -196,11 +197,10 @@ class Detector:
         keep = keep[nms(boxes[keep], conf[keep], DEDUPE_IOU)]
         # the sample photo's sideways Th came out as Th plus a Td box half inside it (IoU 0.29, 62% inside)
         keep = keep[drop_contained(boxes[keep], conf[keep], DEDUPE_CONTAINED)]
-        keep = keep[drop_same_card_neighbours(boxes[keep], conf[keep], cards[keep].argmax(1))]
+        keep = keep[drop_same_card_neighbours(boxes[keep], conf[keep], top[keep])]
         sure = conf[keep] >= self.conf
         keep = np.concatenate([keep[sure][: self.max_det], keep[~sure][: self.max_det]])
-        kept = boxes[keep] if scores is None else finders_box(
-            boxes, scores, cards.argmax(1), keep, np.flatnonzero(self._readable(p)))
+        kept = boxes[keep] if scores is None else finders_box(boxes, scores, top, keep, readable)
         return kept, conf[keep].astype(np.float32), norm[keep], conf[keep] >= self.conf
 
     def _readable(self, p: np.ndarray) -> np.ndarray:

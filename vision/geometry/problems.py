@@ -234,7 +234,7 @@ def read_twice(seat: SeatRead, card: str) -> bool:
     hand, 3/5/5 of 13 different cards. A read left out of a seat short of a card, or of one holding
     it nowhere, may be the misread of a card the seat lacks, and is flagged (`false_read`)."""
     names = [c.card for c in seat.cards]
-    whole = [len(r) for r in seat.rows().values()] == list(ROW_SIZES.values())
+    whole = all(len(cards) == ROW_SIZES[row] for row, cards in seat.rows().items())
     return whole and card in names and len(set(names)) == SEAT_SIZE
 
 
