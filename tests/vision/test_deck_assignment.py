@@ -80,6 +80,19 @@ def test_added_suit_is_the_one_read_twice(names, deck, want) -> None:
     assert added_suit(names, deck) == want
 
 
+def test_a_sure_misread_is_not_renamed_onto_a_card_read_right_elsewhere() -> None:
+    """A read sure of 3c where 3c is held (a card typed in) must be renamed, and it gives every other
+    card next to nothing: Tc a millionth, the rest a tenth of that. Those tails are noise
+    (`NO_OPINION`): taking Tc for them would push the right read of Tc onto its runner-up Td. It
+    takes a card no read claims instead, and the other reads keep their names."""
+    misread = card({"3c": 0.99999, "Tc": 1e-6})
+    held, tc = card(None, "3c"), card({"Tc": 0.6, "Td": 0.39})
+    changed, false = fix_with_deck([misread, held, tc], 52)
+    assert changed == [misread] and false == []
+    assert (held.card, tc.card) == ("3c", "Tc")
+    assert misread.card not in ("3c", "Tc", "Td") and misread.changed_from == "3c"
+
+
 def test_with_the_added_suit_known_a_misread_of_another_suit_is_fixed() -> None:
     """Two reads of Kd at a 65-card table whose added suit is spades: one Kd too many, so the less
     sure one takes its runner-up; with the suit unknown every card may appear twice and both stand."""

@@ -142,6 +142,12 @@ def fix_with_deck(
     return changed, false
 
 
+#: A class score under this is no opinion of the namer's: renaming a read to any such card costs the
+#: same. A sure misread gives every other card next to nothing (a 6s read as 3c at 0.98), and the
+#: differences among those tails are noise; taken at face value they make the fix rename the misread
+#: to whichever card its tail favours, though a copy of that card is read surely elsewhere, and then
+#: leave that right read out, rather than name the misread the card no seat shows.
+NO_OPINION = 1e-4
 #: A card of another seat cannot fill this seat's false-read slot; a folded corner is no card of its own.
 NEVER = 1e6
 #: A slot that must be filled is, by the cards whose own names are least probable.
@@ -172,7 +178,7 @@ class _Assignment:
     def build(cls, cards: list[_Card], slots: list[str], seats: list[FalseReadSlots], below: float,
               pairs: list[tuple[int, int]]) -> _Assignment:
         names = np.array([CLASS_INDEX[s] for s in slots])
-        scores = np.clip(np.stack([c.scores for c in cards]).astype(np.float64), 1e-9, 1.0)
+        scores = np.clip(np.stack([c.scores for c in cards]).astype(np.float64), NO_OPINION, 1.0)
         cost = -np.log(scores[:, names]) - np.log([_card_mass(c) for c in cards])[:, None]
         false_cols, own_cols = [], []
         for seat in seats:
