@@ -96,6 +96,23 @@ def test_a_faint_read_that_resembles_no_unseen_card_more_than_others_places_noth
     assert sum(len(s.cards) for s in tr.seats) == 49
 
 
+def test_a_faint_read_whose_likeliest_card_a_surer_one_took_is_weighed_among_the_rest():
+    """Three cards hidden in three seats' rows. The faint read on the middle seat's spot is sure of
+    its card; the one on the tail's gives that card a half share too, the card that is its own 0.3
+    and the third 0.2. Once the surer read has taken the first card, the second is weighed among the
+    two left (0.6 against 0.4) and named its own card, and the third card goes by elimination to the
+    one row left short: the table reads whole."""
+    scene = build_table(4, seed=10)
+    gone, dets = without_cards(scene, {(2, "middle", 1), (1, "tail", 3), (0, "head", 0)})
+    x, y, z = (next(c for c in gone if c["seat"] == k) for k in (2, 1, 0))
+    sure = _faint_at(x, {x["card"]: 0.9, y["card"]: 0.05})
+    doubtful = _faint_at(y, {x["card"]: 0.5, y["card"]: 0.3, z["card"]: 0.2})
+    tr = read_table(dets, faint=[doubtful, sure])
+    assert got(tr) == truth_as_read(scene)
+    assert sorted((p.kind, p.seat, p.row, p.card) for p in but_unseen_alike(tr)) == sorted(
+        ("inferred", read_seat(c["seat"], 4), c["row"], c["card"]) for c in gone)
+
+
 def test_low_confidence_and_orphans_are_reported():
     scene = build_table(1, seed=11)
     dets = detections(scene)

@@ -9,7 +9,8 @@ Where a seat's rows lack that many cards, each unseen card belongs in one of the
   lies where a short row lacks a card: among the unseen cards its scores say which it is, and when
   one of them takes at least `GeometryConfig.unseen_share` of what the read gives them all, it is
   put there (the namer may call an index of a strange deck background and still rank the right
-  card first among the few possible);
+  card first among the few possible), the surest first, each weighed again among the cards still
+  unseen once a surer read has taken one;
 - when the unseen cards left can only belong to one row, they go there: a row is a set, so
   nothing is guessed.
 
@@ -64,20 +65,40 @@ def place_unseen(
                  if len(seat_reads[k].cards) >= cfg.fill_min_seat}
         if not unseen or not short:
             return
-    placed: list[_Card] = []
-    for d, card, where in _likeliest(faint, unseen, frames, order, cfg):
-        if card not in unseen or short.get(where, 0) == 0 or _taken([*live, *placed], card, d, cfg):
-            continue
-        seat, row = where
+    for d, card, (seat, row) in _faint_placements(faint, unseen, short, frames, order, live, cfg):
         sr = seat_reads[seat]
         getattr(sr, row).append(ReadCard(card, d.center, d.confidence, [d.box], None, d.scores))
         problems.append(Problem("inferred", f"{sr.name} {row}: {card} is the likeliest of the cards no "
                                 "seat shows for a faint read here", seat, row, card))
+    if full:
+        _by_elimination(seat_reads, unseen, short, problems)
+
+
+def _faint_placements(
+    faint: list[Detection], unseen: list[str], short: dict[tuple[int, str], int],
+    frames: list[tuple[SeatFrame, list[int], np.ndarray]], order: list[int], live: list[_Card],
+    cfg: GeometryConfig,
+) -> list[tuple[Detection, str, tuple[int, str]]]:
+    """The faint reads placed as unseen cards, and where: the likeliest (`_likeliest`) on a short row
+    whose index is not a read card's (`fill._taken`), one at a time, each card and row slot taken out
+    of `unseen` and `short` (in place) as it is placed. The shares are weighed again among the cards
+    still unseen after each placement: a read whose likeliest card another, surer read took is then
+    weighed among the rest, where its next card may now take the share it needs."""
+    placed: list[_Card] = []
+    out: list[tuple[Detection, str, tuple[int, str]]] = []
+    left = list(faint)
+    while unseen:
+        pick = next(((d, card, where) for d, card, where in _likeliest(left, unseen, frames, order, cfg)
+                     if short.get(where, 0) > 0 and not _taken([*live, *placed], card, d, cfg)), None)
+        if pick is None:
+            break
+        d, card, where = pick
+        out.append(pick)
+        left = [f for f in left if f is not d]
         unseen.remove(card)
         short[where] -= 1
         placed.append(_single(d))  # a second faint read on this spot is this card's
-    if full:
-        _by_elimination(seat_reads, unseen, short, problems)
+    return out
 
 
 def _alike_unseen(seat_reads: list[SeatRead], unseen: list[str], cfg: GeometryConfig) -> list[Problem]:
