@@ -12,7 +12,6 @@ import numpy as np
 from ..assign import assign
 from ..classes import CLASS_INDEX, CLASS_NAMES, JOKERS
 from ..types import ReadCard, SeatRead
-from .corners import SCORE_FLOOR
 from .parts import _Card
 
 
@@ -163,8 +162,8 @@ class _Assignment:
     """`fix_with_deck`'s cost matrix: a row a scored card, a column a deck slot, then each false-read
     slot, then one column a fold candidate's corner (where it goes when folded). `own[k]` is what
     leaving card k out costs in each false-read column (the part a fold makes free); `names` the
-    slots' class indices; `pairs` the (corner row, card row) fold candidates and `corners` theirs, in
-    the order of the fold columns."""
+    slots' class indices; `scores` each card's class scores floored at `NO_OPINION`; `pairs` the
+    (corner row, card row) fold candidates and `corners` theirs, in the order of the fold columns."""
 
     cost: np.ndarray
     own: np.ndarray
@@ -212,7 +211,7 @@ class _Assignment:
         cost = self.cost.copy()
         n_slots, n_false = len(self.names), self.own.shape[1]
         for r, c in folded:
-            cost[c, :n_slots] -= np.log(np.maximum(self.scores[r, self.names], SCORE_FLOOR))
+            cost[c, :n_slots] -= np.log(self.scores[r, self.names])  # floored at NO_OPINION
             cost[c, :n_slots][self.names != self.own_name[c]] += FOLD_RENAME
             cost[c, n_slots:] = NEVER
             cost[r, :n_slots] = NEVER
