@@ -83,10 +83,11 @@ class GeometryConfig:
     # a card of a seat of more than 13 that the deck fix could only rename to a card of under this
     # score is taken as a false read (a half box, card art): left out of the seat, reported, not renamed
     false_read_below: float = 0.1
-    # a card read twice within one seat of 10 or more: the second read is left out as the same card seen
-    # twice (two corners the frame could not pair: loose cards, a sheared close-up) rather than renamed
-    # to a card of under this score; a misread in a laid-out hand mostly keeps a few percent on its
-    # true card, a card seen twice keeps almost nothing on any other
+    # a card read twice within one seat of 10 or more, at a table whose seats hold the whole deck: the
+    # second read is left out as the same card seen twice (two corners the frame could not pair: a
+    # sheared close-up) rather than renamed to a card of under this score; a misread in a laid-out hand
+    # mostly keeps a few percent on its true card, a card seen twice keeps almost nothing on any other.
+    # At a table of fewer seats the bar is `false_read_below` (`read._false_read_slots`)
     repeat_read_below: float = 0.03
     # a faint read where a full table's short row lacks a card is taken as the unseen card it most
     # resembles when that card has at least this share of its scores over all the unseen cards

@@ -122,7 +122,12 @@ def _false_read_slots(
     (two corners too far apart to pair, two boxes on one index), not a misread of a card that is not
     seen. A seat of a hand (10 or more) may also give up the reads of a card beyond what the deck
     holds of it (one deck, or a 65-card deck whose added suit the reads show: `extra_suit`), at the
-    cost `repeat_read_below`: such a repeat is renamed only to a card the namer gives some chance. So
+    cost `repeat_read_below` where the seats hold the whole deck, else `false_read_below`: such a repeat
+    is renamed only to a card the namer gives some chance. At a full table its true card is one of
+    the few no seat shows, and the namer's few percent on one of them names it; at a table of fewer
+    seats it may be any of the many cards not dealt to these seats, and a few percent on one of
+    those is no more than a card seen twice keeps on other names (on the real finetune half a hand
+    photographed alone had its second read of 9d renamed 9s at 6%, a card not on the photo). So
     may a read in no seat (`strays`) of a card the table reads more often than the deck holds it: a
     pattern the namers take for one card (a cloth's dots read as a joker) is no card at all, not a
     rename of every dot to a card no seat shows. Two seats' reads of one card stay to be renamed: one
@@ -130,6 +135,7 @@ def _false_read_slots(
     right."""
     cap = deck_capacity(deck, extra_suit)
     counted = counts_known(deck, extra_suit)
+    below = cfg.repeat_read_below if len(frames) * SEAT_SIZE >= deck else cfg.false_read_below
     slots, seated = [], []
     for fr, g, _ in frames:
         live = [cards[i] for i in g if not cards[i].gone]
@@ -140,10 +146,10 @@ def _false_read_slots(
         if _loose(len(ids), deck, cfg):
             slots.append(FalseReadSlots(ids, len(ids)))
         elif counted:
-            slots += _repeat_slots(live, Counter(c.card for c in live), cap, cfg)
+            slots += _repeat_slots(live, Counter(c.card for c in live), cap, below)
     stray = [cards[i] for i in strays]
     table = Counter(c.card for c in seated + stray)
-    return slots + (_repeat_slots(stray, table, cap, cfg) if counted else [])
+    return slots + (_repeat_slots(stray, table, cap, below) if counted else [])
 
 
 def _loose(n_cards: int, deck: int, cfg: GeometryConfig) -> bool:
@@ -176,13 +182,13 @@ def _second_corner_folds(
     return folds
 
 
-def _repeat_slots(cards: list[_Card], times: Counter, cap: dict[str, int], cfg: GeometryConfig
+def _repeat_slots(cards: list[_Card], times: Counter, cap: dict[str, int], below: float
                   ) -> list[FalseReadSlots]:
     """One slot for `cards`' reads of a card read more often (`times`) than the deck holds, as many of
-    them as the deck has too many."""
+    them as the deck has too many, each left out at the cost of a rename to a card of score `below`."""
     repeats = [c for c in cards if times[c.card] > cap[c.card]]
     count = min(len(repeats), sum(max(0, times[k] - cap[k]) for k in {c.card for c in repeats}))
-    return [FalseReadSlots({id(c) for c in repeats}, count, below=cfg.repeat_read_below)] if repeats else []
+    return [FalseReadSlots({id(c) for c in repeats}, count, below=below)] if repeats else []
 
 
 def _overfull_rows(fr: SeatFrame, cfg: GeometryConfig) -> set[int]:
