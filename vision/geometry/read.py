@@ -126,8 +126,8 @@ def _false_read_slots(
     is renamed only to a card the namer gives some chance. At a full table its true card is one of
     the few no seat shows, and the namer's few percent on one of them names it; at a table of fewer
     seats it may be any of the many cards not dealt to these seats, and a few percent on one of
-    those is no more than a card seen twice keeps on other names (on the real finetune half a hand
-    photographed alone had its second read of 9d renamed 9s at 6%, a card not on the photo). So
+    those is no more than a card seen twice keeps on other names (a hand photographed alone, its
+    9d's second corner renamed 9s at 6%: a card not on the photo). So
     may a read in no seat (`strays`) of a card the table reads more often than the deck holds it: a
     pattern the namers take for one card (a cloth's dots read as a joker) is no card at all, not a
     rename of every dot to a card no seat shows. Two seats' reads of one card stay to be renamed: one
