@@ -86,15 +86,15 @@ def _faint_placements(
     weighed among the rest, where its next card may now take the share it needs."""
     placed: list[_Card] = []
     out: list[tuple[Detection, str, tuple[int, str]]] = []
-    left = list(faint)
+    left = _on_rows(faint, frames, order, cfg)
     while unseen:
-        pick = next(((d, card, where) for d, card, where in _likeliest(left, unseen, frames, order, cfg)
+        pick = next(((d, card, where) for d, card, where in _likeliest(left, unseen, cfg)
                      if short.get(where, 0) > 0 and not _taken([*live, *placed], card, d, cfg)), None)
         if pick is None:
             break
         d, card, where = pick
         out.append(pick)
-        left = [f for f in left if f is not d]
+        left = [(f, w) for f, w in left if f is not d]
         unseen.remove(card)
         short[where] -= 1
         placed.append(_single(d))  # a second faint read on this spot is this card's
@@ -163,30 +163,41 @@ def _short_rows(seat_reads: list[SeatRead]) -> tuple[dict[tuple[int, str], int],
     return short, overfull
 
 
-def _likeliest(
-    faint: list[Detection], unseen: list[str], frames: list[tuple[SeatFrame, list[int], np.ndarray]],
-    order: list[int], cfg: GeometryConfig,
-) -> list[tuple[Detection, str, tuple[int, str]]]:
-    """For each faint read on a seat's row: the unseen card it most resembles, when that card takes
-    at least `cfg.unseen_share` of the read's scores over the unseen cards; surest first."""
-    unseen = sorted(set(unseen), key=unseen.index)  # a card unseen twice is still one candidate
-    cols = [CLASS_INDEX[c] for c in unseen]
+def _on_rows(
+    faint: list[Detection], frames: list[tuple[SeatFrame, list[int], np.ndarray]], order: list[int],
+    cfg: GeometryConfig,
+) -> list[tuple[Detection, tuple[int, str]]]:
+    """The faint reads with card scores that lie on a seat's row (`row_at`), each with its (seat, row):
+    where a read lies does not change as the unseen cards are placed."""
     seat_of_frame = {fi: k for k, fi in enumerate(order)}
     out = []
     for d in faint:
         if d.scores is None or len(d.scores) != len(CLASS_NAMES):
             continue
+        spot = row_at(frames, np.array(d.center), cfg)
+        if spot is None or spot[0] not in seat_of_frame:
+            continue
+        fr = frames[spot[0]][0]
+        out.append((d, (seat_of_frame[spot[0]], name_rows([len(r) for r in fr.rows])[spot[1]])))
+    return out
+
+
+def _likeliest(
+    on_rows: list[tuple[Detection, tuple[int, str]]], unseen: list[str], cfg: GeometryConfig,
+) -> list[tuple[Detection, str, tuple[int, str]]]:
+    """For each faint read on a seat's row (`_on_rows`): the unseen card it most resembles, when that
+    card takes at least `cfg.unseen_share` of the read's scores over the unseen cards; surest first."""
+    unseen = sorted(set(unseen), key=unseen.index)  # a card unseen twice is still one candidate
+    cols = [CLASS_INDEX[c] for c in unseen]
+    out = []
+    for d, where in on_rows:
         q = np.asarray(d.scores, dtype=np.float64)[cols]
         if q.sum() <= 0:
             continue
         share = q / q.sum()
         top = int(share.argmax())
-        spot = row_at(frames, np.array(d.center), cfg)
-        if share[top] < cfg.unseen_share or spot is None or spot[0] not in seat_of_frame:
-            continue
-        fr = frames[spot[0]][0]
-        row = name_rows([len(r) for r in fr.rows])[spot[1]]
-        out.append((float(share[top] * q[top]), d, unseen[top], (seat_of_frame[spot[0]], row)))
+        if share[top] >= cfg.unseen_share:
+            out.append((float(share[top] * q[top]), d, unseen[top], where))
     out.sort(key=lambda t: -t[0])
     return [(d, card, where) for _, d, card, where in out]
 
